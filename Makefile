@@ -1,0 +1,33 @@
+# The two commands a user needs first: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: install demo test bench lint
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { apt-get update -q && \
+		apt-get install -y -q python3-venv && $(PYTHON) -m venv $(VENV); }
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev,bench]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	$(PY) -m crawler demo
+
+test: install
+	$(PY) -m pytest -q -p no:cacheprovider
+
+bench: install
+	$(PY) -m bench.articles
+	$(PY) -m bench.labelling
+	$(PY) -m bench.template_diff
+	$(PY) -m bench.pagetype
+	$(PY) -m bench.records
+	$(PY) -m bench.crawl
+
+lint: install
+	$(VENV)/bin/ruff check .

@@ -1,0 +1,1 @@
+"""Benchmarks run by `make bench`; each module prints a table and is runnable alone."""

@@ -1,0 +1,261 @@
+"""Article extraction benchmark: our route against trafilatura and readability-lxml, same pages.
+
+    .venv/bin/python -m bench.articles [--limit N] [--sets article-bench dragnet-dev metadata-dev]
+                                       [--systems ours trafilatura readability] [--variants]
+                                       [--write-preds DIR]
+
+Body text is scored with the reference scorer's own functions (imported from
+../shared/tools/score_articles.py, so the figures agree with it by construction;
+--write-preds writes prediction files to cross-check with the script itself).
+Our ms/page covers the whole route: decode, parse, clean, extract, metadata,
+comments. "parse floor" is load_document alone (decode + parse + clean).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import lxml.html
+
+from pipelines import render
+from pipelines.article import extract_article
+from pipelines.document import load_document
+from pipelines.params import DENSITY
+
+SHARED = Path(os.environ.get("SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+SETS = ("article-bench", "dragnet-dev", "metadata-dev")
+SYSTEMS = ("ours", "trafilatura", "readability")
+
+
+def _load_scorer():
+    """The reference scorer module, imported from the shared tools folder."""
+    spec = importlib.util.spec_from_file_location(
+        "score_articles", SHARED / "tools" / "score_articles.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SCORER = _load_scorer()
+
+
+@dataclass
+class Output:
+    """What one system returned for one page."""
+
+    body: str = ""
+    ms: float = 0.0
+    parse_ms: float | None = None
+    title: str | None = None
+    author: str | None = None
+    date: str | None = None  # YYYY-MM-DD
+    comments: list[str] = field(default_factory=list)
+
+
+def run_ours(html: bytes, url: str | None, params=DENSITY) -> Output:
+    start = time.perf_counter()
+    doc = load_document(html, url=url)
+    parsed = time.perf_counter()
+    art = extract_article(doc, params=params)
+    end = time.perf_counter()
+    return Output(
+        body=art.content_text, ms=(end - start) * 1000, parse_ms=(parsed - start) * 1000,
+        title=art.title, author=art.author,
+        date=art.published_at.date().isoformat() if art.published_at else None,
+        comments=[c.text for c in art.comments],
+    )
+
+
+def run_trafilatura(html: bytes, url: str | None) -> Output:
+    """Body from extract() with defaults (comments kept out); metadata from bare_extraction()."""
+    import trafilatura
+
+    start = time.perf_counter()
+    body = trafilatura.extract(html, url=url, include_comments=False) or ""
+    ms = (time.perf_counter() - start) * 1000
+    meta = trafilatura.bare_extraction(html, url=url, with_metadata=True, include_comments=True)
+    return Output(
+        body=body, ms=ms, title=getattr(meta, "title", None),
+        author=getattr(meta, "author", None), date=getattr(meta, "date", None),
+        comments=[getattr(meta, "comments", None) or ""],
+    )
+
+
+def run_readability(html: bytes, url: str | None) -> Output:
+    import readability
+
+    start = time.perf_counter()
+    document = readability.Document(html, url=url)
+    summary = document.summary()
+    ms = (time.perf_counter() - start) * 1000
+    body = render.to_text([lxml.html.fromstring(summary)]) if summary.strip() else ""
+    return Output(body=body, ms=ms, title=document.short_title())
+
+
+def _systems(names: list[str], variants: bool) -> dict[str, Callable[[bytes, str | None], Output]]:
+    runners = {"ours": run_ours, "trafilatura": run_trafilatura, "readability": run_readability}
+    chosen = {name: runners[name] for name in names}
+    if variants:
+        for density in ("text", "composite", "punctuation"):
+            params = replace(DENSITY, density=density)
+            chosen[f"ours[{density}]"] = lambda h, u, p=params: run_ours(h, u, p)
+    return chosen
+
+
+def load_set(name: str, limit: int | None) -> list[tuple[str, bytes, dict]]:
+    folder = SHARED / "data" / name
+    truth = json.loads((folder / "ground-truth.json").read_text(encoding="utf-8"))
+    pages = []
+    for page_id in sorted(truth)[:limit]:
+        path = folder / "html" / f"{page_id}.html"
+        if path.exists():
+            pages.append((page_id, path.read_bytes(), truth[page_id]))
+    return pages
+
+
+def body_scores(pages: list, outputs: dict[str, Output], key: str = "articleBody") -> dict:
+    """P/R/F1/exact with the reference scorer's functions and tokenizer choice."""
+    truth = {pid: gt.get(key) or "" for pid, _, gt in pages}
+    mode = SCORER.pick_mode(truth, "auto")
+    rows, exact = [], 0
+    for pid, true_text in truth.items():
+        counts, same = SCORER.doc_counts(true_text, outputs[pid].body, mode)
+        rows.append(counts)
+        exact += same
+    p, r, f1 = SCORER.aggregate(rows)
+    return {"precision": p, "recall": r, "f1": f1, "exact": exact, "n": len(rows)}
+
+
+def _shingle_recall(true_text: str, found_text: str) -> float:
+    true = SCORER.shingles(SCORER.tokens(true_text, "words"))
+    found = SCORER.shingles(SCORER.tokens(found_text, "words"))
+    total = sum(true.values())
+    return sum((true & found).values()) / total if total else 1.0
+
+
+def comment_scores(pages: list, outputs: dict[str, Output]) -> dict:
+    """On pages with true comments: recall of comment shingles, leak into body, body precision."""
+    with_comments = [(pid, gt) for pid, _, gt in pages if gt.get("comments")]
+    if not with_comments:
+        return {}
+    recall = [_shingle_recall(gt["comments"], "\n".join(outputs[pid].comments))
+              for pid, gt in with_comments]
+    leak = [_shingle_recall(gt["comments"], outputs[pid].body) for pid, gt in with_comments]
+    chosen = {pid for pid, _ in with_comments}
+    return {
+        "comment_recall": statistics.mean(recall),
+        "comment_in_body": statistics.mean(leak),
+        "body_p_with": body_scores([p for p in pages if p[0] in chosen], outputs)["precision"],
+        "body_p_without": body_scores(
+            [p for p in pages if p[0] not in chosen], outputs)["precision"],
+        "n_comments": len(with_comments),
+    }
+
+
+_NAME_SPLIT = re.compile(r"\s*(?:;|,|&|/|\bund\b|\band\b)\s*", re.I)
+
+
+def _norm(text: str | None) -> str:
+    text = (text or "").casefold().replace("\u00a0", " ")
+    text = re.sub(r"[\"'“”„‘’«»]", "", text)
+    return re.sub(r"\s+", " ", text).strip(" -–—|:")
+
+
+def same_author(predicted: str | None, true: str) -> bool:
+    """Equal after normalisation, or the same set of names in any order and separator."""
+    if _norm(predicted) == _norm(true):
+        return True
+    names = {_norm(n) for n in _NAME_SPLIT.split(predicted or "") if _norm(n)}
+    return names == {_norm(n) for n in _NAME_SPLIT.split(true) if _norm(n)}
+
+
+def _snippet_rate(pages: list, outputs: dict, key: str, wanted: bool) -> float:
+    hits = []
+    for pid, _, gt in pages:
+        body = _norm(outputs[pid].body)
+        hits.extend((_norm(s) in body) == wanted for s in gt.get(key) or [])
+    return statistics.mean(hits) if hits else float("nan")
+
+
+def metadata_scores(pages: list, outputs: dict[str, Output]) -> dict:
+    def rate(field_name: str, test: Callable[[Output, str], bool]) -> float:
+        hits = [test(outputs[pid], gt[field_name]) for pid, _, gt in pages if gt.get(field_name)]
+        return statistics.mean(hits) if hits else float("nan")
+
+    return {
+        "title": rate("title", lambda o, t: _norm(o.title) == _norm(t)),
+        "date": rate("date", lambda o, t: (o.date or "")[:10] == t[:10]),
+        "author": rate("author", lambda o, t: same_author(o.author, t)),
+        "with": _snippet_rate(pages, outputs, "with", True),
+        "without": _snippet_rate(pages, outputs, "without", False),
+    }
+
+
+def run_set(pages: list, runner: Callable) -> dict[str, Output]:
+    return {pid: runner(html, gt.get("url")) for pid, html, gt in pages}
+
+
+def _ms(outputs: dict[str, Output]) -> str:
+    ms = statistics.mean(o.ms for o in outputs.values())
+    parse = [o.parse_ms for o in outputs.values() if o.parse_ms is not None]
+    return f"{ms:.1f}" + (f" (parse floor {statistics.mean(parse):.1f})" if parse else "")
+
+
+def report(set_name: str, pages: list, results: dict[str, dict[str, Output]]) -> None:
+    print(f"\n### {set_name} ({len(pages)} pages)\n")
+    print("| system | F1 | precision | recall | exact | ms/page |")
+    print("|---|---|---|---|---|---|")
+    for system, outputs in results.items():
+        s = body_scores(pages, outputs)
+        print(f"| {system} | {s['f1']:.3f} | {s['precision']:.3f} | {s['recall']:.3f} | "
+              f"{s['exact']}/{s['n']} | {_ms(outputs)} |")
+    extra = {system: comment_scores(pages, outputs) for system, outputs in results.items()}
+    if any(extra.values()):
+        print("\n| system | comment recall | comment text in body | body P (pages with comments)"
+              " | body P (without) |\n|---|---|---|---|---|")
+        for system, c in extra.items():
+            print(f"| {system} | {c['comment_recall']:.3f} | {c['comment_in_body']:.3f} | "
+                  f"{c['body_p_with']:.3f} | {c['body_p_without']:.3f} |")
+    if set_name == "metadata-dev":
+        print("\n| system | title exact | date day | author | with-snippets in body |"
+              " without-snippets kept out |\n|---|---|---|---|---|---|")
+        for system, outputs in results.items():
+            m = metadata_scores(pages, outputs)
+            print(f"| {system} | {m['title']:.3f} | {m['date']:.3f} | {m['author']:.3f} | "
+                  f"{m['with']:.3f} | {m['without']:.3f} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--limit", type=int, default=None, help="first N pages of each set")
+    parser.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
+    parser.add_argument("--systems", nargs="+", default=list(SYSTEMS), choices=SYSTEMS)
+    parser.add_argument("--variants", action="store_true", help="also run all density variants")
+    parser.add_argument("--write-preds", type=Path, help="write DIR/<set>/<system>.json")
+    args = parser.parse_args(argv)
+    for set_name in args.sets:
+        pages = load_set(set_name, args.limit)
+        results = {name: run_set(pages, runner)
+                   for name, runner in _systems(args.systems, args.variants).items()}
+        report(set_name, pages, results)
+        if args.write_preds:
+            folder = args.write_preds / set_name
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, outputs in results.items():
+                preds = {pid: o.body for pid, o in outputs.items()}
+                (folder / f"{name}.json").write_text(json.dumps(preds, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

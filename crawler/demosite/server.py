@@ -1,0 +1,153 @@
+"""Serve the demo site over HTTP, blocking (CLI) or in a background thread (tests).
+
+`DemoServer` keeps one `Site` per edition built from a shared catalog, so switching
+edition mid-test (`set_edition`) changes list pages while detail pages stay identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+from crawler.demosite.catalog import Catalog, SiteConfig
+from crawler.demosite.faults import Faults, Response
+from crawler.demosite.site import Site
+
+NOT_FOUND = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>404 页面不存在</title>'
+             "</head><body><h1>404</h1><p>您访问的页面不存在。</p>"
+             '<p><a href="/">返回首页</a></p></body></html>').encode()
+
+
+class DemoServer:
+    """The demo site on host:port (port 0 = ephemeral); use as a context manager in tests."""
+
+    def __init__(self, seed: int = 0, edition: int = 0, *, host: str = "127.0.0.1",
+                 port: int = 0, faults: bool = False, slow_seconds: float = 5.0,
+                 config: SiteConfig | None = None, verbose: bool = False) -> None:
+        self.catalog = Catalog(seed, config)
+        self.faults = Faults(slow_seconds) if faults else None
+        self.verbose = verbose
+        self._sites: dict[int, Site] = {}
+        self._lock = threading.Lock()
+        self.set_edition(edition)
+        self.httpd = _HTTPServer((host, port), _Handler)
+        self.httpd.demo = self
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """Base URL without a trailing slash, e.g. http://127.0.0.1:54321."""
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def site(self) -> Site:
+        """The site at the edition currently served."""
+        return self._sites[self.edition]
+
+    def set_edition(self, edition: int) -> None:
+        """Serve `edition` from now on (built on first use, then cached)."""
+        with self._lock:
+            if edition not in self._sites:
+                self._sites[edition] = Site(edition=edition, catalog=self.catalog)
+            self.edition = edition
+
+    def start(self) -> str:
+        """Serve in a daemon thread; returns the base URL."""
+        self._thread = threading.Thread(target=self.httpd.serve_forever, daemon=True,
+                                        name="demosite")
+        self._thread.start()
+        return self.url
+
+    def serve_forever(self) -> None:
+        """Serve on the calling thread until interrupted."""
+        try:
+            self.httpd.serve_forever()
+        finally:
+            self.httpd.server_close()
+
+    def stop(self) -> None:
+        """Stop serving and release the port."""
+        if self._thread is not None:
+            self.httpd.shutdown()
+            self._thread.join()
+            self._thread = None
+        self.httpd.server_close()
+
+    def __enter__(self) -> DemoServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def respond(self, path: str, base_url: str) -> Response:
+        """The response for a request path (query ignored)."""
+        site = self.site
+        if path == "/robots.txt":
+            return Response(200, site.robots_txt(base_url), "text/plain; charset=utf-8")
+        if path == "/sitemap.xml":
+            return Response(200, site.sitemap_xml(base_url), "application/xml")
+        page = site.get(path)
+        if page is not None:
+            return Response(200, page.body, page.content_type)
+        fault = self.faults.respond(path) if self.faults and path.startswith("/faults/") else None
+        if fault is not None:
+            return fault
+        if site.get(path + "/") is not None:
+            return Response(301, b"", None, headers=(("Location", path + "/"),))
+        return Response(404, NOT_FOUND)
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    demo: DemoServer
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if self.demo.verbose:  # clients hanging up on the slow page are expected
+            super().handle_error(request, client_address)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _HTTPServer
+    server_version = "DemoSite/1.0"
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        self._reply(send_body=True)
+
+    def do_HEAD(self) -> None:
+        self._reply(send_body=False)
+
+    def _reply(self, send_body: bool) -> None:
+        demo = self.server.demo
+        host = self.headers.get("Host")
+        base = f"http://{host}" if host else demo.url
+        response = demo.respond(urlsplit(self.path).path, base)
+        if response.delay:
+            time.sleep(response.delay)
+        etag = f'"{hashlib.sha1(response.body).hexdigest()[:20]}"'
+        if response.status == 200 and self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_response(response.status)
+        if response.content_type:
+            self.send_header("Content-Type", response.content_type)
+        self.send_header("Content-Length", str(len(response.body)))
+        if response.status == 200:
+            self.send_header("ETag", etag)
+        for name, value in response.headers:
+            self.send_header(name, value)
+        self.end_headers()
+        if send_body:
+            self.wfile.write(response.body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        if self.server.demo.verbose:
+            super().log_message(format, *args)

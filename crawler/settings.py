@@ -1,0 +1,56 @@
+"""Scrapy settings for the crawler. Environment variables override the defaults:
+DATABASE_URL (store), REDIS_URL (distributed mode via scrapy-redis), JOURNAL_DIR."""
+
+from __future__ import annotations
+
+import os
+
+BOT_NAME = "opinion-crawler"
+SPIDER_MODULES = ["crawler.spiders"]
+NEWSPIDER_MODULE = "crawler.spiders"
+
+USER_AGENT = "opinion-crawler/0.1 (public-opinion monitoring; +https://github.com/opinion-crawler)"
+ROBOTSTXT_OBEY = True
+
+# Politeness: AutoThrottle adapts the delay to each server's latency, within these bounds.
+CONCURRENT_REQUESTS = 32
+CONCURRENT_REQUESTS_PER_DOMAIN = 8
+DOWNLOAD_DELAY = 0
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 0.25
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 4.0
+
+# Faults: bounded waits, bounded retries, bounded redirects, bounded bodies.
+DOWNLOAD_TIMEOUT = 20
+RETRY_ENABLED = True
+RETRY_TIMES = 2
+REDIRECT_MAX_TIMES = 10
+DOWNLOAD_MAXSIZE = 32 * 1024 * 1024
+DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
+
+COOKIES_ENABLED = False
+TELNETCONSOLE_ENABLED = False
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
+
+ITEM_PIPELINES = {
+    "pipelines.scrapy_stages.DecodeStage": 100,
+    "pipelines.scrapy_stages.ClassifyStage": 200,
+    "pipelines.scrapy_stages.ExtractStage": 300,
+    "pipelines.scrapy_stages.FrontierStage": 400,
+    "pipelines.scrapy_persist.PersistStage": 900,
+}
+
+DATABASE_URL = os.environ.get("DATABASE_URL")  # None → embedded SQLite under var/
+PERSIST_BATCH_SIZE = 50
+PERSIST_FLUSH_SECONDS = 2.0
+PERSIST_RETRY_SECONDS = 5.0
+JOURNAL_DIR = os.environ.get("JOURNAL_DIR")  # None → var/journal
+
+# Distributed mode: Redis holds the shared frontier and seen-set (scrapy-redis).
+REDIS_URL = os.environ.get("REDIS_URL")
+if REDIS_URL:
+    SCHEDULER = "scrapy_redis.scheduler.Scheduler"
+    DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
+    SCHEDULER_PERSIST = True
+    SCHEDULER_QUEUE_CLASS = "scrapy_redis.queue.PriorityQueue"

@@ -1,0 +1,1 @@
+"""Spiders decide what to fetch; item pipelines decide what a page is and what it says."""

@@ -1,0 +1,111 @@
+"""Fetched pages and what was extracted from them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import DateTime, Float, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from models.base import Base
+
+
+class Page(Base):
+    """One URL as last fetched; a re-crawl updates this row, never adds another."""
+
+    __tablename__ = "page"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    url: Mapped[str] = mapped_column(Text, unique=True)  # normalised (canonical) URL
+    final_url: Mapped[str] = mapped_column(Text)
+    status: Mapped[int]
+    fetched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    first_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    content_hash: Mapped[str] = mapped_column(String(64))
+    encoding: Mapped[str | None] = mapped_column(String(40))
+    page_type: Mapped[str | None] = mapped_column(String(20), index=True)
+    type_confidence: Mapped[float | None] = mapped_column(Float)
+    type_decided_by: Mapped[str | None] = mapped_column(String(200))
+    type_candidates: Mapped[list[Any]] = mapped_column(default=list)
+    next_page_url: Mapped[str | None] = mapped_column(Text)
+    source_id: Mapped[int | None] = mapped_column(ForeignKey("source.id", ondelete="SET NULL"),
+                                                  index=True)
+    crawl_run_id: Mapped[int | None] = mapped_column(
+        ForeignKey("crawl_run.id", ondelete="SET NULL"), index=True)
+
+    article: Mapped[Article | None] = relationship(back_populates="page",
+                                                   cascade="all, delete-orphan")
+    records: Mapped[list[ListRecord]] = relationship(back_populates="page",
+                                                     cascade="all, delete-orphan",
+                                                     order_by="ListRecord.position")
+
+
+class Article(Base):
+    """The article route's output for a news, blog or forum page."""
+
+    __tablename__ = "article"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"), unique=True)
+    title: Mapped[str | None] = mapped_column(Text)
+    author: Mapped[str | None] = mapped_column(Text)
+    published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    published_raw: Mapped[str | None] = mapped_column(Text)
+    language: Mapped[str | None] = mapped_column(String(16))
+    body_text: Mapped[str] = mapped_column(Text, default="")
+    body_html: Mapped[str] = mapped_column(Text, default="")
+
+    page: Mapped[Page] = relationship(back_populates="article")
+    comments: Mapped[list[Comment]] = relationship(back_populates="article",
+                                                   cascade="all, delete-orphan",
+                                                   order_by="Comment.position")
+
+
+class Comment(Base):
+    """A reader comment or forum reply, in page order."""
+
+    __tablename__ = "comment"
+    __table_args__ = (UniqueConstraint("article_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    author: Mapped[str | None] = mapped_column(Text)
+    published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    text: Mapped[str] = mapped_column(Text)
+
+    article: Mapped[Article] = relationship(back_populates="comments")
+
+
+class ListRecord(Base):
+    """One record of a list page, in page order."""
+
+    __tablename__ = "list_record"
+    __table_args__ = (UniqueConstraint("page_id", "position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    page_id: Mapped[int] = mapped_column(ForeignKey("page.id", ondelete="CASCADE"))
+    position: Mapped[int]
+    title: Mapped[str | None] = mapped_column(Text)
+    url: Mapped[str | None] = mapped_column(Text, index=True)
+    date: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    date_raw: Mapped[str | None] = mapped_column(Text)
+    snippet: Mapped[str | None] = mapped_column(Text)
+    extra: Mapped[dict[str, Any]] = mapped_column(default=dict)
+
+    page: Mapped[Page] = relationship(back_populates="records")
+
+
+class SiteTemplate(Base):
+    """A learned page template (S2), shared by all workers, keyed by host and URL pattern."""
+
+    __tablename__ = "site_template"
+    __table_args__ = (UniqueConstraint("host", "url_pattern"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    host: Mapped[str] = mapped_column(String(255))
+    url_pattern: Mapped[str] = mapped_column(Text)
+    template: Mapped[dict[str, Any]]
+    learned_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    pages_matched: Mapped[int] = mapped_column(default=0)

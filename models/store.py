@@ -1,0 +1,139 @@
+"""Writing crawl results: batched, idempotent upserts keyed by normalised URL.
+
+Input is plain JSON-able dicts (the shape `pipelines.stored.stored_page` builds), so
+the same call serves the live crawl and the replay of spilled journals. Writing a
+batch twice leaves the database as writing it once: a retried batch never duplicates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from models.crawl import CrawlRun
+from models.page import Article, Comment, ListRecord, Page
+
+_PAGE_COLUMNS = ("final_url", "status", "fetched_at", "content_hash", "encoding", "page_type",
+                 "type_confidence", "type_decided_by", "type_candidates", "next_page_url",
+                 "source_id", "crawl_run_id")
+
+
+@dataclass
+class SaveCounts:
+    """How a batch changed the store: the crawl's new / updated / unchanged statistics."""
+
+    new: int = 0
+    updated: int = 0
+    unchanged: int = 0
+
+    def add(self, other: SaveCounts) -> None:
+        self.new += other.new
+        self.updated += other.updated
+        self.unchanged += other.unchanged
+
+
+def to_datetime(value: str | datetime | None) -> datetime | None:
+    """Read an ISO 8601 string (as spilled to JSON) back into a datetime."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value)
+
+
+def _insert(session: Session):  # type: ignore[no-untyped-def]
+    return (postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert)
+
+
+def _upsert_pages(session: Session, pages: Sequence[dict[str, Any]]) -> dict[str, int]:
+    rows = [{"url": page["url"], "first_seen_at": to_datetime(page["fetched_at"]),
+             **{column: page.get(column) for column in _PAGE_COLUMNS}} for page in pages]
+    for row in rows:
+        row["fetched_at"] = to_datetime(row["fetched_at"])
+        row["type_candidates"] = row["type_candidates"] or []
+    statement = _insert(session)(Page).values(rows)
+    statement = statement.on_conflict_do_update(
+        index_elements=[Page.url],
+        set_={column: statement.excluded[column] for column in _PAGE_COLUMNS},
+    ).returning(Page.id, Page.url)
+    return {url: page_id for page_id, url in session.execute(statement)}
+
+
+def _replace_children(session: Session, page_id: int, page: dict[str, Any]) -> None:
+    """Extraction results are replaced whole: a changed page's old article/records go."""
+    session.execute(delete(Article).where(Article.page_id == page_id))
+    session.execute(delete(ListRecord).where(ListRecord.page_id == page_id))
+    article = page.get("article")
+    if article:
+        comments = article.get("comments") or []
+        row = Article(page_id=page_id, title=article.get("title"), author=article.get("author"),
+                      published_at=to_datetime(article.get("published_at")),
+                      published_raw=article.get("published_raw"),
+                      language=article.get("language"), body_text=article.get("body_text", ""),
+                      body_html=article.get("body_html", ""))
+        row.comments = [Comment(position=i, author=c.get("author"), text=c["text"],
+                                published_at=to_datetime(c.get("published_at")))
+                        for i, c in enumerate(comments)]
+        session.add(row)
+    for position, record in enumerate(page.get("records") or []):
+        session.add(ListRecord(page_id=page_id, position=position, title=record.get("title"),
+                               url=record.get("url"), date=to_datetime(record.get("date")),
+                               date_raw=record.get("date_raw"), snippet=record.get("snippet"),
+                               extra=record.get("extra") or {}))
+
+
+def _touch_unchanged(session: Session, pages: Sequence[dict[str, Any]]) -> None:
+    for page in pages:
+        session.execute(update(Page).where(Page.url == page["url"]).values(
+            fetched_at=to_datetime(page["fetched_at"]), status=page["status"],
+            crawl_run_id=page.get("crawl_run_id")))
+
+
+def save_pages(session: Session, pages: Iterable[dict[str, Any]]) -> SaveCounts:
+    """Upsert a batch of pages in the caller's transaction; unchanged content is only touched."""
+    latest = {page["url"]: page for page in pages}  # one row per URL, the last fetch wins
+    if not latest:
+        return SaveCounts()
+    known = dict(session.execute(select(Page.url, Page.content_hash)
+                                 .where(Page.url.in_(list(latest)))).all())
+    unchanged = [p for url, p in latest.items() if known.get(url) == p["content_hash"]]
+    changed = [p for url, p in latest.items() if known.get(url) != p["content_hash"]]
+    _touch_unchanged(session, unchanged)
+    if changed:
+        ids = _upsert_pages(session, changed)
+        for page in changed:
+            _replace_children(session, ids[page["url"]], page)
+    new = sum(1 for page in changed if page["url"] not in known)
+    return SaveCounts(new=new, updated=len(changed) - new, unchanged=len(unchanged))
+
+
+def stored_page_types(session: Session, urls: Iterable[str]) -> dict[str, str | None]:
+    """Stored URLs among these, with their page type: a revisit skips known detail pages."""
+    wanted = list(set(urls))
+    found: dict[str, str | None] = {}
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start:start + 500]
+        rows = session.execute(select(Page.url, Page.page_type).where(Page.url.in_(chunk)))
+        found.update((url, page_type) for url, page_type in rows)
+    return found
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def start_run(session: Session, spider: str, source_id: int | None) -> int:
+    """Record a crawl run's start; its id tags every page the run stores."""
+    run = CrawlRun(spider=spider, source_id=source_id, started_at=now_utc(), status="running")
+    session.add(run)
+    session.flush()
+    return run.id
+
+
+def finish_run(session: Session, run_id: int, status: str, stats: dict[str, Any]) -> None:
+    session.execute(update(CrawlRun).where(CrawlRun.id == run_id).values(
+        finished_at=now_utc(), status=status, stats=stats))

@@ -1,0 +1,81 @@
+"""`python -m pipelines extract|batch`: the pipeline on files, for users and benchmarks.
+
+The JSON field names are a stable interface: scripts and benchmarks read them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from pipelines.document import load_document
+from pipelines.process import PageResult, process_document
+from pipelines.results import PAGE_TYPES, comment_json, record_json
+
+
+def result_json(result: PageResult) -> dict[str, Any]:
+    """The stable JSON shape of one processed page."""
+    article, listing, decision = result.article, result.listing, result.decision
+    return {
+        "page_type": decision.page_type,
+        "type_confidence": round(decision.confidence, 4),
+        "type_decided_by": decision.decided_by,
+        "title": article.title if article else None,
+        "author": article.author if article else None,
+        "published_at": article.published_at.isoformat() if article and article.published_at
+        else None,
+        "published_raw": article.published_raw if article else None,
+        "language": article.language if article else None,
+        "content_text": article.content_text if article else "",
+        "content_html": article.content_html if article else "",
+        "comments": [comment_json(c) for c in article.comments] if article else [],
+        "records": [record_json(r) for r in listing.records] if listing else [],
+        "next_page": listing.next_page if listing else None,
+    }
+
+
+def process_file(path: Path, url: str | None, sibling: Path | None,
+                 forced_type: str | None) -> dict[str, Any]:
+    doc = load_document(path.read_bytes(), url=url)
+    sibling_doc = load_document(sibling.read_bytes(), url=None) if sibling else None
+    return result_json(process_document(doc, sibling_doc, forced_type))
+
+
+def extract_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pipelines extract")
+    parser.add_argument("page", type=Path, help="HTML file (any encoding)")
+    parser.add_argument("--url", help="the page's URL (resolves links, feeds URL rules)")
+    parser.add_argument("--sibling", type=Path, help="a same-template page, to strip the template")
+    parser.add_argument("--type", choices=PAGE_TYPES, help="force the route, skip classification")
+    args = parser.parse_args(argv)
+    result = process_file(args.page, args.url, args.sibling, args.type)
+    print(json.dumps(result, ensure_ascii=False))
+    return 0
+
+
+def _batch_line(line: str) -> dict[str, Any]:
+    output: dict[str, Any] = {"id": None}
+    try:
+        task = json.loads(line)
+        output["id"] = task.get("id")
+        sibling = task.get("sibling_path")
+        output.update(process_file(Path(task["path"]), task.get("url"),
+                                   Path(sibling) if sibling else None, task.get("type")))
+        output["error"] = None
+    except Exception as error:  # noqa: BLE001 - one bad page must not stop the batch
+        output["error"] = f"{type(error).__name__}: {error}"
+    return output
+
+
+def batch_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pipelines batch")
+    parser.add_argument("input", type=Path,
+                        help='JSONL: {"id", "path", "url"?, "sibling_path"?, "type"?} per line')
+    args = parser.parse_args(argv)
+    with args.input.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                print(json.dumps(_batch_line(line), ensure_ascii=False), flush=True)
+    return 0

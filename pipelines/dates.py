@@ -1,0 +1,132 @@
+"""Find and normalise publish dates as real pages write them, Chinese and Western.
+
+Handles ISO 8601, 2023年5月1日 10:00, 2023-05-01 10:00:00, 2023/5/1, 05-01 10:00
+(year taken from the fetch time), 昨天/前天/今天 HH:MM, N分钟前/N小时前/N天前,
+"3 hours ago", "May 1, 2023", "1 May 2023" and RFC 2822. Relative forms are
+resolved against the fetch time. A result is timezone-aware only when the text
+says which zone; otherwise it is naive and the caller decides.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
+         ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
+         ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+         ("dec", "december")],
+        start=1,
+    )
+    for name in names
+}
+_MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_TIME = r"(?:[T\s]*(?P<H>\d{1,2})(?:[:：时]|點|点)(?P<M>\d{1,2})(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?"
+_ZONE = r"\s*(?P<Z>Z|[+-]\d{2}:?\d{2}|UTC|GMT)?"
+_FULL = re.compile(
+    r"(?P<y>(?:19|20)\d{2})\s*(?:[-/.年])\s*(?P<m>\d{1,2})\s*(?:[-/.月])\s*(?P<d>\d{1,2})\s*日?"
+    + _TIME + _ZONE,
+    re.I,
+)
+_SHORT = re.compile(r"(?<![\d/.-])(?P<m>\d{1,2})(?:[-/]|月)(?P<d>\d{1,2})日?" + _TIME + r"(?![\d/.-])")
+_EN_MDY = re.compile(
+    rf"\b(?P<mw>{_MONTH_WORD})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d{{2}})"
+    r"(?:,?\s+(?:at\s+)?(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?\s*(?P<ap>[ap]\.?m\.?)?)?",
+    re.I,
+)
+_EN_DMY = re.compile(
+    rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<mw>{_MONTH_WORD})\.?,?\s+(?P<y>(?:19|20)\d{{2}})",
+    re.I,
+)
+_RELATIVE = re.compile(
+    r"(?P<n>\d+|半|一|两|几)\s*(?P<unit>秒|分钟|小时|个小时|天|周|星期|个月|"
+    r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\s*(?:前|ago)",
+    re.I,
+)
+_DAY_WORD = re.compile(r"(?P<w>刚刚|今天|昨天|前天|just now|today|yesterday)" + _TIME, re.I)
+_UNIT_SECONDS = {
+    "秒": 1, "second": 1, "sec": 1, "分钟": 60, "minute": 60, "min": 60,
+    "小时": 3600, "个小时": 3600, "hour": 3600, "hr": 3600, "天": 86400, "day": 86400,
+    "周": 604800, "星期": 604800, "week": 604800, "个月": 2592000,
+}
+_DAY_OFFSET = {"刚刚": 0, "just now": 0, "今天": 0, "today": 0, "昨天": 1, "yesterday": 1,
+               "前天": 2}
+_COUNT_WORDS = {"半": 0.5, "一": 1, "两": 2, "几": 3}
+
+
+def _zone(token: str | None) -> timezone | None:
+    if not token:
+        return None
+    if token.upper() in ("Z", "UTC", "GMT"):
+        return UTC
+    sign = -1 if token[0] == "-" else 1
+    digits = token[1:].replace(":", "")
+    return timezone(sign * timedelta(hours=int(digits[:2]), minutes=int(digits[2:4])))
+
+
+def _build(year: int, month: int, day: int, groups: dict[str, str | None]) -> datetime | None:
+    hour = int(groups.get("H") or 0)
+    minute = int(groups.get("M") or 0)
+    second = int(groups.get("S") or 0)
+    meridiem = (groups.get("ap") or "").lower().replace(".", "")
+    if meridiem == "pm" and hour < 12:
+        hour += 12
+    elif meridiem == "am" and hour == 12:
+        hour = 0
+    try:
+        return datetime(year, month, day, hour, minute, second, tzinfo=_zone(groups.get("Z")))
+    except ValueError:
+        return None
+
+
+def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
+    match = _RELATIVE.search(text)
+    if match:
+        count = _COUNT_WORDS.get(match["n"]) or float(match["n"])
+        unit = match["unit"].lower().rstrip("s") if match["unit"].isascii() else match["unit"]
+        return now - timedelta(seconds=count * _UNIT_SECONDS[unit]), match.group(0)
+    match = _DAY_WORD.search(text)
+    if match:
+        base = now - timedelta(days=_DAY_OFFSET[match["w"].lower()])
+        if match["H"] is None:
+            return (base if match["w"] in ("刚刚", "just now") else base.replace(
+                hour=0, minute=0, second=0, microsecond=0)), match.group(0)
+        built = _build(base.year, base.month, base.day, match.groupdict())
+        if built:
+            return built.replace(tzinfo=now.tzinfo), match.group(0)
+    return None
+
+
+def find_date(text: str, now: datetime | None = None) -> tuple[datetime, str] | None:
+    """The first date written in `text`, with the exact substring it was read from."""
+    if not text:
+        return None
+    now = now or datetime.now(UTC)
+    try:
+        return parsedate_to_datetime(text.strip()), text.strip()
+    except (TypeError, ValueError, IndexError):
+        pass
+    for pattern in (_FULL, _EN_MDY, _EN_DMY):
+        for match in pattern.finditer(text):
+            groups = match.groupdict()
+            month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["mw"].lower()]
+            built = _build(int(groups["y"]), month, int(groups["d"]), groups)
+            if built:
+                return built, match.group(0).strip()
+    for match in _SHORT.finditer(text):
+        built = _build(now.year, int(match["m"]), int(match["d"]), match.groupdict())
+        if built:
+            if built.replace(tzinfo=None) > now.replace(tzinfo=None) + timedelta(days=1):
+                built = built.replace(year=now.year - 1)  # "12-30" read in January
+            return built, match.group(0).strip()
+    return _relative(text, now)
+
+
+def parse_date(text: str | None, now: datetime | None = None) -> datetime | None:
+    """Normalise one date string; None when no date can be read from it."""
+    found = find_date(text or "", now)
+    return found[0] if found else None

@@ -1,0 +1,249 @@
+"""Density-based content extraction: CETD (Sun et al., SIGIR 2011) and punctuation density (S4).
+
+One bottom-up pass counts, for every element under <body>, its characters, link
+characters, tags, link tags and punctuation marks. From those counts come three
+densities (text, composite text, punctuation), each node's DensitySum (sum over
+its direct children), the threshold (smallest density on the path from <body>
+to the node of largest DensitySum) and the recursive Extract that marks content
+nodes. Everything is computed from counters, so the tree is read exactly once
+and never changed; `exclude`d subtrees (site template found elsewhere) count as
+absent.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
+
+import lxml.html
+
+from pipelines.params import DENSITY, DensityParams
+
+# Western and CJK sentence punctuation; link lists and menus carry almost none of it.
+PUNCTUATION = re.compile(r"[,.;:!?\"'()\[\]…，。；：！？、“”‘’（）《》〈〉【】「」『』—～·]")
+_SPACE = re.compile(r"\s+")
+# Tags whose content a reader never sees as page text; their subtrees count as absent.
+_SKIPPED = frozenset({"script", "style", "head", "select", "option", "textarea", "button",
+                      "input", "noscript", "template"})
+
+
+@dataclass(slots=True)
+class NodeStats:
+    """Counters for one element, its whole subtree included."""
+
+    chars: int = 0  # C: non-space characters
+    link_chars: int = 0  # LC: characters inside <a>
+    tags: int = 0  # T: descendant elements (the node itself excluded)
+    link_tags: int = 0  # LT: descendant <a> elements
+    punct: int = 0  # P: punctuation marks
+    density: float = 0.0
+    density_sum: float = 0.0
+    children: list[lxml.html.HtmlElement] = field(default_factory=list)
+
+
+@dataclass
+class DensityResult:
+    """The counters of every counted node, the threshold and the marked content nodes."""
+
+    stats: dict[lxml.html.HtmlElement, NodeStats]
+    threshold: float
+    content: list[lxml.html.HtmlElement]  # marked nodes, outermost only, in document order
+    root: lxml.html.HtmlElement | None  # the node of largest DensitySum
+
+
+def visible_chars(text: str | None) -> int:
+    """Characters a reader sees, whitespace not counted."""
+    return len(_SPACE.sub("", text)) if text else 0
+
+
+def count_punctuation(text: str | None) -> int:
+    return len(PUNCTUATION.findall(text)) if text else 0
+
+
+def _preorder(
+    body: lxml.html.HtmlElement, exclude: Collection[lxml.html.HtmlElement]
+) -> Iterator[tuple[lxml.html.HtmlElement, lxml.html.HtmlElement | None]]:
+    """(element, parent) in document order, skipping excluded and invisible subtrees."""
+    stack: list[tuple[lxml.html.HtmlElement, lxml.html.HtmlElement | None]] = [(body, None)]
+    while stack:
+        element, parent = stack.pop()
+        yield element, parent
+        kids = [
+            child for child in element
+            if isinstance(child.tag, str) and child.tag not in _SKIPPED and child not in exclude
+        ]
+        stack.extend((child, element) for child in reversed(kids))
+
+
+def _own_text(element: lxml.html.HtmlElement, stats: dict) -> str:
+    """Text directly inside `element` plus the tails of its counted children."""
+    parts = [element.text or ""]
+    parts.extend(child.tail or "" for child in element if child in stats)
+    return "".join(parts)
+
+
+def count(
+    body: lxml.html.HtmlElement, exclude: Collection[lxml.html.HtmlElement] = ()
+) -> dict[lxml.html.HtmlElement, NodeStats]:
+    """One bottom-up pass: subtree counters for every counted element under `body`."""
+    exclude = set(exclude)
+    order = list(_preorder(body, exclude))
+    stats = {element: NodeStats() for element, _ in order}
+    for element, parent in reversed(order):
+        node = stats[element]
+        own = _own_text(element, stats)
+        node.chars += visible_chars(own)
+        node.punct += count_punctuation(own)
+        if element.tag == "a":
+            node.link_chars = node.chars
+            node.link_tags += 1
+        if parent is not None:
+            up = stats[parent]
+            up.chars += node.chars
+            up.link_chars += node.link_chars
+            up.tags += node.tags + 1
+            up.link_tags += node.link_tags
+            up.punct += node.punct
+            up.children.append(element)
+    for node in stats.values():
+        node.children.reverse()
+    return stats
+
+
+def text_density(node: NodeStats, body: NodeStats) -> float:
+    """CETD text density: characters per tag."""
+    return node.chars / max(node.tags, 1)
+
+
+def composite_density(node: NodeStats, body: NodeStats) -> float:
+    """CETD composite text density: text density discounted by link characters and link tags."""
+    if node.chars == 0:
+        return 0.0
+    chars, link_chars = node.chars, max(node.link_chars, 1)
+    non_link = max(chars - node.link_chars, 1)
+    ratio = (chars / link_chars) * (max(node.tags, 1) / max(node.link_tags, 1))
+    body_link_share = body.link_chars / max(body.chars, 1)
+    # The log base is ln(x + e); x is floored at 1 so that link-free pages keep a base above 1.
+    spread = max(chars / non_link * node.link_chars + body_link_share * chars, 1.0)
+    base = math.log(spread + math.e)
+    return chars / max(node.tags, 1) * math.log(max(ratio, 1e-9)) / math.log(base)
+
+
+def punctuation_density(node: NodeStats, body: NodeStats) -> float:
+    """S4 point density: punctuation marks per node (N = 0 counts as 1)."""
+    return node.punct / max(node.tags, 1)
+
+
+DENSITIES: dict[str, Callable[[NodeStats, NodeStats], float]] = {
+    "text": text_density,
+    "composite": composite_density,
+    "punctuation": punctuation_density,
+}
+
+
+def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> None:
+    """Fill density and DensitySum; the tie-break density adds a small share of its own value."""
+    main, tie = DENSITIES[params.density], DENSITIES.get(params.tie_break or "")
+    body_stats = stats[body]
+    for node in stats.values():
+        node.density = main(node, body_stats)
+        if tie is not None:
+            node.density += params.tie_break_weight * tie(node, body_stats)
+    for node in stats.values():
+        node.density_sum = sum(stats[child].density for child in node.children)
+
+
+def _best_in_subtree(stats: dict, body: lxml.html.HtmlElement) -> dict:
+    """For every node, the node of largest DensitySum in its subtree (itself included)."""
+    best: dict = {}
+    for element in reversed(list(stats)):
+        node = stats[element]
+        winner = element
+        for child in node.children:
+            if stats[best[child]].density_sum > stats[winner].density_sum:
+                winner = best[child]
+        best[element] = winner
+    return best
+
+
+def _threshold(stats: dict, body: lxml.html.HtmlElement, root: lxml.html.HtmlElement) -> float:
+    """Smallest density on the path from <body> to `root`."""
+    lowest = stats[root].density
+    for ancestor in root.iterancestors():
+        if ancestor not in stats:
+            break
+        lowest = min(lowest, stats[ancestor].density)
+        if ancestor is body:
+            break
+    return lowest
+
+
+def _region(stats: dict, best: dict, body, root, params: DensityParams) -> lxml.html.HtmlElement:
+    """The root, widened to an ancestor whose other branches hold a comparably dense node.
+
+    Articles split over sibling containers (one per few paragraphs) put only one of
+    them at the root; an ancestor qualifies when another of its branches has a best
+    node with at least `sibling_share` of the root's DensitySum.
+    """
+    region, below = root, root
+    wanted = params.sibling_share * stats[root].density_sum
+    for _ in range(params.max_climb):
+        ancestor = below.getparent()
+        if ancestor is None or ancestor not in stats:
+            break
+        others = (stats[best[c]].density_sum for c in stats[ancestor].children if c is not below)
+        if max(others, default=0.0) >= wanted:
+            region = ancestor
+        if ancestor is body:
+            break
+        below = ancestor
+    return region
+
+
+def _mark(stats: dict, best: dict, body: lxml.html.HtmlElement, threshold: float) -> set:
+    """CETD Extract(R, t), iteratively: a node at least as dense as t marks its best descendant.
+
+    `>=` as in CETD, not the seed's `>`: t is a density on the path itself (often <body>'s),
+    so a strict test could reject <body> and extract nothing.
+    """
+    marked: set = set()
+    stack = [body]
+    while stack:
+        element = stack.pop()
+        if stats[element].density < threshold:
+            continue
+        marked.add(best[element])
+        stack.extend(stats[element].children)
+    return marked
+
+
+def _outermost(stats: dict, marked: set) -> list[lxml.html.HtmlElement]:
+    """Marked nodes without a marked ancestor, in document order (stats keeps that order)."""
+    kept, covered = [], set()
+    for element in stats:
+        if element.getparent() in covered:
+            covered.add(element)
+        elif element in marked:
+            kept.append(element)
+            covered.add(element)
+    return kept
+
+
+def extract(
+    body: lxml.html.HtmlElement,
+    exclude: Collection[lxml.html.HtmlElement] = (),
+    params: DensityParams = DENSITY,
+) -> DensityResult:
+    """Run the density frame on `body` and return the content nodes it marks."""
+    stats = count(body, exclude)
+    _score(stats, body, params)
+    best = _best_in_subtree(stats, body)
+    root = best[body]
+    if stats[root].density_sum <= 0:
+        return DensityResult(stats, 0.0, [], None)
+    threshold = _threshold(stats, body, root)
+    start = _region(stats, best, body, root, params) if params.scope == "root" else body
+    marked = _mark(stats, best, start, threshold)
+    return DensityResult(stats, threshold, _outermost(stats, marked), root)

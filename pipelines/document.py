@@ -1,0 +1,202 @@
+"""Turn fetched bytes into one parsed lxml tree: decoding and parsing happen once per page.
+
+Every later stage (page type, density extraction, record mining, template diff)
+works on the `Document` built here, so a page is never decoded or parsed twice.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cached_property
+from urllib.parse import urljoin, urldefrag
+
+import lxml.html
+from charset_normalizer import from_bytes
+from lxml import etree
+
+from pipelines.clean import clean_tree
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-]+)""", re.I)
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([a-zA-Z0-9_\-]+)", re.I)
+_XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# Declared labels that real servers send for encodings whose superset decodes strictly more pages.
+_SUPERSETS = {
+    "gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "gb_2312-80": "gb18030",
+    "cp936": "gb18030", "big5": "big5hkscs", "iso-8859-1": "cp1252", "latin-1": "cp1252",
+    "ascii": "cp1252", "us-ascii": "cp1252", "shift_jis": "cp932", "euc-kr": "cp949",
+}
+# A declared charset is rejected when decoding with it leaves more than this share of U+FFFD.
+MAX_REPLACEMENT_SHARE = 0.002
+# Mostly-valid UTF-8: at least this many well-formed non-ASCII characters per corrupt one.
+UTF8_GOOD_PER_BAD = 4
+SNIFF_BYTES = 4096
+DETECT_SAMPLE_BYTES = 65536
+
+
+class NotHtmlError(ValueError):
+    """The body is binary (image, PDF, archive…) and must not be parsed as a page."""
+
+
+@dataclass
+class Document:
+    """A decoded, parsed page: the one tree every stage reads."""
+
+    tree: lxml.html.HtmlElement
+    text: str
+    encoding: str
+    url: str | None = None
+    fetched_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    @property
+    def body(self) -> lxml.html.HtmlElement:
+        """The <body> element (lxml always creates one for HTML input)."""
+        found = self.tree.find("body")
+        return found if found is not None else self.tree
+
+    @cached_property
+    def base_url(self) -> str | None:
+        """The URL relative links resolve against: <base href> if present, else the page URL."""
+        base = self.tree.find("head/base[@href]")
+        href = base.get("href") if base is not None else None
+        return urljoin(self.url or "", href) if href else self.url
+
+    @cached_property
+    def links(self) -> list[str]:
+        """Absolute http(s) link targets of the page, in document order, without fragments."""
+        found: list[str] = []
+        seen: set[str] = set()
+        for anchor in self.body.iter("a"):
+            href = (anchor.get("href") or "").strip()
+            if not href or href.startswith(("#", "javascript:", "mailto:", "tel:")):
+                continue
+            url = urldefrag(urljoin(self.base_url or "", href))[0]
+            if url.startswith(("http://", "https://")) and url not in seen:
+                seen.add(url)
+                found.append(url)
+        return found
+
+
+def normalise_encoding(label: str | None) -> str | None:
+    """Map a declared charset label to a Python codec, preferring supersets (GBK → GB18030)."""
+    if not label:
+        return None
+    label = label.strip().lower()
+    label = _SUPERSETS.get(label, label)
+    try:
+        return codecs.lookup(label).name
+    except LookupError:
+        return None
+
+
+def looks_binary(body: bytes) -> bool:
+    """True for bodies that are not text: NUL bytes in the head betray images, PDFs, archives."""
+    head = body[:1024]
+    if head.startswith((b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04")):
+        return True
+    return b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+
+
+def _declared_encodings(body: bytes, content_type: str | None) -> list[str]:
+    """Encodings the page claims, in trust order: BOM, HTTP header, <meta>."""
+    found: list[str] = []
+    for bom, name in _BOMS:
+        if body.startswith(bom):
+            return [name]
+    if content_type:
+        match = _HEADER_CHARSET.search(content_type)
+        if match:
+            found.append(match.group(1))
+    match = _META_CHARSET.search(body[:SNIFF_BYTES])
+    if match:
+        found.append(match.group(1).decode("ascii", "ignore"))
+    return [enc for enc in (normalise_encoding(label) for label in found) if enc]
+
+
+def _decodes_cleanly(body: bytes, encoding: str) -> str | None:
+    text = body.decode(encoding, errors="replace")
+    if text.count("\ufffd") <= MAX_REPLACEMENT_SHARE * max(len(text), 1):
+        return text
+    return None
+
+
+def _as_utf8(body: bytes) -> str | None:
+    """The text if the body is UTF-8, allowing a few corrupt bytes.
+
+    Valid multi-byte UTF-8 almost never happens by accident in GBK or Latin-1 bytes,
+    so mostly-valid UTF-8 beats any declaration (sites migrate and forget the meta).
+    """
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    text = body.decode("utf-8", errors="replace")
+    bad = text.count("\ufffd")
+    good = sum(1 for char in text if ord(char) > 127) - bad
+    return text if good >= UTF8_GOOD_PER_BAD * bad else None
+
+
+def _detect_encoding(body: bytes) -> str:
+    """Guess an undeclared, non-UTF-8 encoding statistically; Chinese pages dominate."""
+    guess = from_bytes(body[:DETECT_SAMPLE_BYTES]).best()
+    return normalise_encoding(guess.encoding if guess else None) or "gb18030"
+
+
+def decode_html(body: bytes, content_type: str | None = None) -> tuple[str, str]:
+    """Decode a page: BOM, then UTF-8 validity, then declarations that decode cleanly,
+    then detection. Never fails on a bad byte: replacement characters stand in."""
+    declared = _declared_encodings(body, content_type)
+    if body.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return body.decode(declared[0], errors="replace").lstrip("\ufeff"), declared[0]
+    text = _as_utf8(body)
+    if text is not None:
+        return text.lstrip("\ufeff"), "utf-8"
+    for encoding in declared:
+        text = _decodes_cleanly(body, encoding)
+        if text is not None:
+            return text, encoding
+    encoding = _detect_encoding(body)
+    return body.decode(encoding, errors="replace"), encoding
+
+
+_PARSER = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, huge_tree=True)
+
+
+def parse_html(text: str) -> lxml.html.HtmlElement:
+    """Parse decoded HTML into a tree; broken or empty markup yields a (possibly empty) tree."""
+    text = _XML_DECL.sub("", text, count=1)
+    if not text.strip():
+        text = "<html><body></body></html>"
+    try:
+        root = lxml.html.document_fromstring(text, parser=_PARSER)
+    except (etree.ParserError, ValueError):
+        root = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
+    if root.find("body") is None:
+        root.append(lxml.html.Element("body"))
+    return root
+
+
+def load_document(
+    body: bytes,
+    url: str | None = None,
+    content_type: str | None = None,
+    fetched_at: datetime | None = None,
+) -> Document:
+    """Decode, parse and clean fetched bytes; raises NotHtmlError for binary bodies."""
+    if looks_binary(body):
+        raise NotHtmlError("body is binary, not HTML")
+    text, encoding = decode_html(body, content_type)
+    return Document(
+        tree=clean_tree(parse_html(text)),
+        text=text,
+        encoding=encoding,
+        url=url,
+        fetched_at=fetched_at or datetime.now(UTC),
+    )

@@ -1,0 +1,293 @@
+"""S0 step 3 features (seed 000): quantity, sign and layout of each block, plus its neighbours'.
+
+Every feature is language-neutral or has Chinese and Western variants (character
+classes, full-width punctuation, date shapes, 作者/来源/发布时间 cues), so a model
+trained on English and German pages still reads a Chinese byline. Lengths count a
+CJK character as three Latin ones, the usual information ratio, for the same reason.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Sequence
+from datetime import date, datetime
+
+import lxml.html
+
+from pipelines.dates import find_date
+from pipelines.labelling.linearise import Block
+
+CJK_WEIGHT = 3
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+_WORD = re.compile(r"[^\W\d_]+")
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?:\s|$)")
+_COMMA = re.compile(r"[，,、；;]")
+_FULL_WIDTH_PUNCT = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u2014\u2026“”‘’]")
+_CLOCK = re.compile(r"\d{1,2}[:：]\d{2}")
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
+_LABEL_COLON = re.compile(r"^[^:：]{1,12}[:：]")
+# Day shapes pipelines.dates does not read: 19.10.2019, 10/19/2019, 19. Oktober 2019.
+_NUMERIC_DAY = re.compile(r"(?<![\d.])(\d{1,2})([./])(\d{1,2})\2((?:19|20)\d{2})(?!\d)")
+_GERMAN_MONTHS = ("januar", "februar", "märz", "april", "mai", "juni", "juli", "august",
+                  "september", "oktober", "november", "dezember")
+_GERMAN_DAY = re.compile(
+    r"(?<!\d)(\d{1,2})\.\s*(" + "|".join(_GERMAN_MONTHS) + r"|jänner)\s+((?:19|20)\d{2})", re.I)
+# Cue words in the text itself; each group is one feature.
+TEXT_CUES = {
+    "author": re.compile(
+        r"^(?:by|von|par|por|door|written by|posted by|autor|author)\b|作者|记者|编辑|责编|"
+        r"撰文|通讯员|^文\s*/|^\s*文[:：]", re.I),
+    "source": re.compile(r"来源|出处|稿源|转载|\b(?:source|quelle)\s*[:：]", re.I),
+    "time": re.compile(
+        r"发布|发表|更新|时间[:：]|日期[:：]|^(?:published|posted|updated|veröffentlicht|"
+        r"aktualisiert|erschienen|publié|stand|am|on)\b", re.I),
+    "comment": re.compile(
+        r"回复|评论|网友|楼主|沙发|\d+\s*楼|\b(?:reply|replies|comments?|kommentare?|wrote|says)\b",
+        re.I),
+    "copyright": re.compile(r"©|copyright|版权|all rights reserved|备案|icp", re.I),
+    "more": re.compile(r"阅读全文|更多|相关|上一篇|下一篇|read more|related|more\b|weiterlesen",
+                       re.I),
+}
+# Cue words in class / id / itemprop / rel of the block and its ancestors.
+ATTRIBUTE_CUES = {
+    "comment": re.compile(r"comment|reply|discuss|disqus|respond|pinglun|review"),
+    "author": re.compile(r"author|byline|writer|zuozhe|editor|creator"),
+    "date": re.compile(r"date|time|publish|posted|fabu|pubtime"),
+    "title": re.compile(r"title|headline|biaoti|heading"),
+    "content": re.compile(r"content|article|body|text|entry|story|zhengwen|post"),
+    "nav": re.compile(r"nav|menu|breadcrumb|crumb|pagination|pager"),
+    "side": re.compile(r"side|aside|widget|related|recommend|hot|rank|popular"),
+    "foot": re.compile(r"foot|copyright|bottom"),
+    "share": re.compile(r"share|social|tag|follow"),
+    "ad": re.compile(r"\bads?\b|advert|sponsor|guanggao|promo|banner"),
+    "meta": re.compile(r"info|meta|source|laiyuan|detail"),
+}
+ANCESTOR_TAGS = frozenset({"article", "aside", "nav", "header", "footer", "table", "ul", "ol",
+                           "blockquote", "form", "main", "section", "dl"})
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+TAG_GROUPS = {"h1": "h1", "h2": "h2", "h3": "h3+", "h4": "h3+", "h5": "h3+", "h6": "h3+",
+              "p": "p", "li": "li", "dd": "li", "dt": "li", "td": "td", "th": "td",
+              "div": "div", "section": "div", "article": "div", "pre": "quote",
+              "blockquote": "quote", "span": "inline", "a": "inline", "font": "inline"}
+NEAR_ANCESTORS = 3
+CONTEXT_PREFIXES = ("tag=", "len=", "sign:", "cue:", "kind=", "title", "link=")
+SIGN_WINDOW = 200  # sign features read the head of long blocks only: a date sits there
+
+
+def squash(text: str) -> str:
+    """Letters and digits only, case-folded, NFKC: the form in which texts are compared."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
+
+
+def page_titles(tree: lxml.html.HtmlElement) -> list[str]:
+    """The titles the page declares in <head>: og/twitter title and the <title> element."""
+    found = tree.xpath(
+        "//meta[@property='og:title' or @name='twitter:title' or @name='title']/@content"
+        " | //head/title//text()"
+    )
+    return [squashed for squashed in (squash(str(text)) for text in found) if squashed]
+
+
+def _numeric_day(text: str) -> tuple[date, str] | None:
+    for match in _NUMERIC_DAY.finditer(text):
+        first, separator, second, year = match.groups()
+        day, month = int(first), int(second)
+        if separator == "/" and day <= 12:
+            day, month = month, day  # 10/19/2019: slashes are read month first
+        try:
+            return date(int(year), month, day), match.group(0)
+        except ValueError:
+            continue
+    return None
+
+
+def find_day(text: str, now: datetime | None = None) -> tuple[date, str] | None:
+    """The first calendar day written in `text`, with the substring it was read from."""
+    found = find_date(text, now)
+    if found:
+        return found[0].date(), found[1]
+    match = _GERMAN_DAY.search(text)
+    if match:
+        month = 1 if match[2].lower() == "jänner" else _GERMAN_MONTHS.index(match[2].lower()) + 1
+        try:
+            return date(int(match[3]), month, int(match[1])), match.group(0)
+        except ValueError:
+            pass
+    return _numeric_day(text)
+
+
+def _bucket(value: float, edges: Sequence[float]) -> int:
+    return next((i for i, edge in enumerate(edges) if value <= edge), len(edges))
+
+
+def weighted_length(text: str) -> int:
+    """Visible characters, a CJK character counting CJK_WEIGHT times."""
+    cjk = len(_CJK.findall(text))
+    return len(text) - text.count(" ") + (CJK_WEIGHT - 1) * cjk
+
+
+def quantity_features(block: Block) -> dict[str, float]:
+    """How much text, how much of it linked or emphasised."""
+    length = weighted_length(block.text)
+    link_share = block.link_chars / max(block.chars, 1)
+    emphasis = block.emphasis_chars / max(block.chars, 1)
+    return {
+        f"len={_bucket(length, (5, 10, 20, 40, 80, 160, 320, 640))}": 1.0,
+        f"link={_bucket(link_share, (0.0, 0.3, 0.7, 0.99))}": 1.0,
+        f"emph={_bucket(emphasis, (0.0, 0.99))}": 1.0,
+        f"links={_bucket(block.links, (0, 1, 3))}": 1.0,
+        "log_len": math.log1p(length) / 8,
+    }
+
+
+def sign_features(text: str, now: datetime | None) -> dict[str, float]:
+    """What kinds of characters and shapes the text holds: script, digits, dates, cues."""
+    head = text[:SIGN_WINDOW]
+    size = max(len(head.replace(" ", "")), 1)
+    feats = {
+        f"sign:cjk={_bucket(len(_CJK.findall(head)) / size, (0.0, 0.3))}": 1.0,
+        f"sign:digit={_bucket(sum(ch.isdigit() for ch in head) / size, (0.0, 0.1, 0.3))}": 1.0,
+        f"sign:end={_bucket(len(_SENTENCE_END.findall(text)), (0, 1, 3))}": 1.0,
+        f"sign:comma={_bucket(len(_COMMA.findall(text)), (0, 2))}": 1.0,
+    }
+    words = _WORD.findall(head)
+    if len(words) >= 3 and sum(w[0].isupper() for w in words) / len(words) >= 0.6:
+        feats["sign:titlecase"] = 1.0
+    flags = {
+        "fullwidth": _FULL_WIDTH_PUNCT.search(head), "clock": _CLOCK.search(head),
+        "year": _YEAR.search(head), "label_colon": _LABEL_COLON.search(head),
+        "ends_sentence": _SENTENCE_END.search(text[-2:]),
+    }
+    feats.update({f"sign:{name}": 1.0 for name, hit in flags.items() if hit})
+    found = find_day(head, now)
+    if found:
+        feats["sign:date"] = 1.0
+        if len(squash(found[1])) >= 0.5 * len(squash(head)):
+            feats["sign:date_only"] = 1.0
+    feats.update({f"cue:{name}": 1.0 for name, cue in TEXT_CUES.items() if cue.search(head)})
+    return feats
+
+
+def _own_marks(element: lxml.html.HtmlElement) -> frozenset[str]:
+    """Section tags and class/id/itemprop/rel cue groups of one element."""
+    marks = {f"in:{element.tag}"} if element.tag in ANCESTOR_TAGS else set()
+    if element.tag in HEADING_TAGS:
+        marks.add("in:heading")
+    attributes = " ".join(element.get(name) or "" for name in ("class", "id", "itemprop", "rel"))
+    if attributes.strip():
+        lowered = attributes.lower()
+        marks.update(name for name, cue in ATTRIBUTE_CUES.items() if cue.search(lowered))
+    return frozenset(marks)
+
+
+class Lineage:
+    """Marks of elements and of their whole ancestry, each element computed once per page."""
+
+    def __init__(self) -> None:
+        self._own: dict[lxml.html.HtmlElement, frozenset[str]] = {}
+        self._all: dict[lxml.html.HtmlElement, frozenset[str]] = {}
+
+    def own(self, element: lxml.html.HtmlElement) -> frozenset[str]:
+        if element not in self._own:
+            self._own[element] = _own_marks(element)
+        return self._own[element]
+
+    def ancestry(self, element: lxml.html.HtmlElement) -> frozenset[str]:
+        """Marks of the element and all its ancestors (walks up only to the first cached one)."""
+        chain = []
+        node = element
+        while node is not None and node not in self._all:
+            chain.append(node)
+            node = node.getparent()
+        inherited = self._all[node] if node is not None else frozenset()
+        for link in reversed(chain):
+            inherited = self._all[link] = inherited | self.own(link)
+        return inherited
+
+    def near(self, element: lxml.html.HtmlElement) -> frozenset[str]:
+        """Marks of the element and its NEAR_ANCESTORS - 1 closest ancestors."""
+        marks: frozenset[str] = frozenset()
+        for _ in range(NEAR_ANCESTORS):
+            if element is None:
+                break
+            marks |= self.own(element)
+            element = element.getparent()
+        return marks
+
+
+def layout_features(block: Block, lineage: Lineage) -> dict[str, float]:
+    """Tag, depth, enclosing sections and class/id cues of the block and its ancestors."""
+    feats = {
+        f"tag={TAG_GROUPS.get(block.element.tag, 'other')}": 1.0,
+        f"depth={_bucket(block.depth, (4, 8, 12, 16, 20))}": 1.0,
+        f"kind={block.kind.value}": 1.0,
+    }
+    near = lineage.near(block.element)
+    for mark in lineage.ancestry(block.element):
+        if mark.startswith("in:"):
+            feats[mark] = 1.0
+        else:
+            feats[f"attr:{'near' if mark in near else 'far'}:{mark}"] = 1.0
+    return feats
+
+
+def title_features(text: str, titles: Sequence[str]) -> dict[str, float]:
+    """Whether the block repeats a title the page declares in <head>."""
+    own = squash(text)
+    if not own:
+        return {}
+    for title in titles:
+        if own == title:
+            return {"title=eq": 1.0}
+        if own in title and len(own) >= 0.5 * len(title):
+            return {"title=part": 1.0}
+        if title in own and len(own) <= 2 * len(title):
+            return {"title=wraps": 1.0}
+    return {}
+
+
+def position_features(blocks: Sequence[Block]) -> list[dict[str, float]]:
+    """Where each block sits: in the sequence, and relative to the page's bulk of text."""
+    total = len(blocks)
+    masses = [b.chars if b.links == 0 or b.chars >= 10 * b.links else 0 for b in blocks]
+    all_mass = max(sum(masses), 1)
+    longest = max(range(total), key=masses.__getitem__) if total else 0
+    before = 0
+    result = []
+    for index, mass in enumerate(masses):
+        offset = index - longest
+        result.append({
+            f"pos={_bucket(index / max(total - 1, 1), (0.1, 0.3, 0.5, 0.7, 0.9))}": 1.0,
+            f"mass_before={_bucket(before / all_mass, (0.0, 0.1, 0.5, 0.9))}": 1.0,
+            f"to_longest={_bucket(offset, (-10, -4, -1, 0, 3, 10))}": 1.0,
+        })
+        before += mass
+    return result
+
+
+def _context(feats: dict[str, float], prefix: str) -> dict[str, float]:
+    return {prefix + name: value for name, value in feats.items()
+            if name.startswith(CONTEXT_PREFIXES)}
+
+
+def sequence_features(
+    blocks: Sequence[Block], titles: Sequence[str] = (), now: datetime | None = None
+) -> list[dict[str, float]]:
+    """One feature dict per block (name → value), neighbours' key features included."""
+    lineage = Lineage()
+    own = [
+        {**quantity_features(b), **sign_features(b.text, now), **layout_features(b, lineage),
+         **title_features(b.text, titles)}
+        for b in blocks
+    ]
+    result = []
+    for index, (feats, position) in enumerate(zip(own, position_features(blocks), strict=True)):
+        merged = {"bias": 1.0, **feats, **position}
+        merged.update(_context(own[index - 1], "p:") if index > 0 else {"p:BOS": 1.0})
+        merged.update(_context(own[index + 1], "n:") if index + 1 < len(own) else {"n:EOS": 1.0})
+        if index > 0 and blocks[index - 1].element.tag == blocks[index].element.tag:
+            merged["same_tag_as_prev"] = 1.0
+        result.append(merged)
+    return result

@@ -1,0 +1,182 @@
+"""S0 steps 1–2 (seed 000): turn the DOM into a sequence of text blocks, dropping noise.
+
+A block is a non-inline element with its inline descendants' text merged in, so
+the sequence holds the leaves and the few levels just above them, as the seed
+asks. Characters (C), links (L) and form-control characters (F) of every
+subtree come from one bottom-up pass; a top-down walk then skips subtrees that
+the T1–T5 rules call link or form noise and emits the surviving blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+import lxml.html
+
+from pipelines.params import NOISE_FILTER, NoiseFilterParams
+
+INLINE_TAGS = frozenset({
+    "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "dfn", "em",
+    "font", "i", "img", "ins", "del", "kbd", "label", "mark", "nobr", "q", "s", "samp",
+    "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var", "wbr",
+})
+# Not <form>: ASP.NET pages wrap the whole page in one, so only the controls count as F.
+FORM_TAGS = frozenset({"select", "option", "optgroup", "button", "textarea", "label", "input"})
+EMPHASIS_TAGS = frozenset({"b", "strong", "em", "i", "font", "big"})
+_SPACE = re.compile(r"\s+")
+
+
+class Kind(Enum):
+    """The seed's node types; LINK and FORM (and EMPTY) are noise and never emitted."""
+
+    TEXT = "text"
+    LINK_TEXT = "link_text"
+    LINK = "link"
+    FORM = "form"
+    EMPTY = "empty"
+
+
+NOISE = frozenset({Kind.LINK, Kind.FORM, Kind.EMPTY})
+
+
+@dataclass
+class Counts:
+    """C, L and F of one subtree (or of one block's own text)."""
+
+    chars: int = 0
+    links: int = 0
+    form_chars: int = 0
+
+
+@dataclass
+class Block:
+    """One element of the linear sequence: a block element and the text it owns."""
+
+    element: lxml.html.HtmlElement
+    text: str
+    depth: int
+    kind: Kind
+    chars: int
+    links: int
+    link_chars: int
+    emphasis_chars: int
+
+
+def classify(counts: Counts, params: NoiseFilterParams = NOISE_FILTER) -> Kind:
+    """Apply the seed's T1–T5 rules to one node counted with its descendants.
+
+    A short unlinked node (a byline, a date) is text whatever T1 says: S0 must label it.
+    Many links with long text between them (C/L ≥ T5) is text, not a link node: the
+    rules are applied to whole subtrees, and an article container holds many links.
+    """
+    chars, links = counts.chars, counts.links
+    if chars == 0:
+        return Kind.EMPTY
+    if counts.form_chars > params.form_char_ratio * chars:
+        return Kind.FORM
+    if links <= params.min_links:
+        return Kind.TEXT
+    if chars > params.min_chars and chars >= params.chars_per_link * links:
+        return Kind.TEXT
+    if links > params.max_links:
+        return Kind.LINK
+    return Kind.LINK_TEXT
+
+
+def _visible_len(text: str | None) -> int:
+    return sum(map(len, text.split())) if text else 0
+
+
+def _is_link(element: lxml.html.HtmlElement) -> bool:
+    return element.tag == "a" and element.get("href") is not None
+
+
+def _own_form_chars(element: lxml.html.HtmlElement) -> int:
+    if element.tag == "input":
+        return len(element.get("value") or "") + len(element.get("placeholder") or "")
+    return 0
+
+
+def subtree_counts(body: lxml.html.HtmlElement) -> dict[lxml.html.HtmlElement, Counts]:
+    """C, L, F for every element under `body`, children before parents (one bottom-up pass)."""
+    counts: dict[lxml.html.HtmlElement, Counts] = {}
+    for element in reversed(list(body.iter())):
+        if not isinstance(element.tag, str):
+            continue
+        own = Counts(_visible_len(element.text), int(_is_link(element)), 0)
+        for child in element:
+            own.chars += _visible_len(child.tail)
+            sub = counts.get(child)
+            if sub is not None:
+                own.chars += sub.chars
+                own.links += sub.links
+                own.form_chars += sub.form_chars
+        own.form_chars = own.chars if element.tag in FORM_TAGS else own.form_chars
+        own.form_chars += _own_form_chars(element)
+        counts[element] = own
+    return counts
+
+
+@dataclass
+class _Open:
+    """A block being filled during the walk."""
+
+    element: lxml.html.HtmlElement
+    depth: int
+    pieces: list[str]
+    counts: Counts
+    link_chars: int = 0
+    emphasis_chars: int = 0
+
+    def add(self, text: str | None, in_link: bool, emphasised: bool, in_form: bool) -> None:
+        size = _visible_len(text)
+        if not size:
+            return
+        self.pieces.append(text)
+        self.counts.chars += size
+        self.link_chars += size if in_link else 0
+        self.emphasis_chars += size if emphasised else 0
+        self.counts.form_chars += size if in_form else 0
+
+
+def _close(block: _Open, params: NoiseFilterParams) -> Block | None:
+    kind = classify(block.counts, params)
+    if kind in NOISE:
+        return None
+    text = _SPACE.sub(" ", " ".join(block.pieces)).strip()
+    return Block(block.element, text, block.depth, kind, block.counts.chars,
+                 block.counts.links, block.link_chars, block.emphasis_chars)
+
+
+def linearise(
+    body: lxml.html.HtmlElement, params: NoiseFilterParams = NOISE_FILTER
+) -> list[Block]:
+    """The page's non-noise text blocks in document order (by where each block starts)."""
+    counts = subtree_counts(body)
+    root = _Open(body, 0, [], Counts())
+    opened: list[_Open] = [root]
+    # Items: (is_tail, element, owning block, depth, in_link, emphasised, in_form).
+    stack: list[tuple] = [(False, body, root, 0, False, False, False)]
+    while stack:
+        is_tail, element, owner, depth, in_link, emphasised, in_form = stack.pop()
+        if is_tail:
+            owner.add(element.tail, in_link, emphasised, in_form)
+            continue
+        tag = element.tag if isinstance(element.tag, str) else None
+        if element is not body:
+            stack.append((True, element, owner, depth, in_link, emphasised, in_form))
+        if tag is None or classify(counts[element], params) in NOISE:
+            continue
+        if element is not body and tag not in INLINE_TAGS:
+            owner = _Open(element, depth, [], Counts())
+            opened.append(owner)
+        in_link = in_link or _is_link(element)
+        owner.counts.links += int(_is_link(element))
+        emphasised = emphasised or tag in EMPHASIS_TAGS
+        in_form = in_form or tag in FORM_TAGS
+        owner.add(element.text, in_link, emphasised, in_form)
+        for child in reversed(element):
+            stack.append((False, child, owner, depth + 1, in_link, emphasised, in_form))
+    return [block for block in (_close(b, params) for b in opened) if block is not None]

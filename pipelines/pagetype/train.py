@@ -1,0 +1,141 @@
+"""`python -m pipelines train-pagetype LABELS.json HTML_DIR --out MODEL`: fit and export S3's model.
+
+Seed 003 steps 2-3: normalise every feature (min/max/mean), select features with
+SVM-RFE inside each family, select once more over the union, train a linear SVM
+on what is left. Selection sizes are chosen by cross-validation grouped by site,
+and the softmax temperature is fitted on out-of-fold decision values, so the
+confidence means what it says on sites the model has not seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import numpy as np
+from sklearn.feature_selection import RFECV
+from sklearn.model_selection import StratifiedGroupKFold, cross_val_predict
+from sklearn.svm import LinearSVC
+
+from pipelines.document import Document, load_document
+from pipelines.pagetype.features import extract_features, family
+from pipelines.pagetype.model import PageTypeModel, normalise, softmax
+from pipelines.results import PAGE_TYPES
+
+SVM_C = 0.5  # LinearSVC regularisation
+INNER_FOLDS = 3
+TEMPERATURES = np.logspace(-1.5, 1.5, 61)
+
+
+@dataclass
+class LabelledPage:
+    """One labelled page of a labels.json file, parsed once."""
+
+    name: str
+    page_type: str
+    group: str
+    label_origin: str
+    doc: Document
+
+
+def load_pages(labels_path: Path, html_dir: Path) -> list[LabelledPage]:
+    """Parse every labelled page through `load_document` (which handles GBK and friends)."""
+    labels = json.loads(labels_path.read_text("utf-8"))
+    return [
+        LabelledPage(name, item["type"], item["group"], item.get("label_origin", ""),
+                     load_document((html_dir / name).read_bytes(), item.get("url")))
+        for name, item in sorted(labels.items())
+    ]
+
+
+def _svm() -> LinearSVC:
+    return LinearSVC(C=SVM_C, class_weight="balanced", max_iter=20000)
+
+
+def _splitter() -> StratifiedGroupKFold:
+    return StratifiedGroupKFold(n_splits=INNER_FOLDS, shuffle=True, random_state=0)
+
+
+def _rfe(z: np.ndarray, y: np.ndarray, groups: np.ndarray, columns: list[int]) -> list[int]:
+    """SVM-RFE over `columns`, keeping the count that scores best in grouped CV."""
+    if len(columns) == 1:
+        return columns
+    selector = RFECV(_svm(), step=1, cv=_splitter(), scoring="f1_macro")
+    selector.fit(z[:, columns], y, groups=groups)
+    return [c for c, kept in zip(columns, selector.support_, strict=True) if kept]
+
+
+def select_features(z: np.ndarray, y: np.ndarray, groups: np.ndarray,
+                    names: list[str]) -> list[int]:
+    """Seed 003 claim 9: SVM-RFE per family, then once more over the union of survivors."""
+    families: dict[str, list[int]] = {}
+    for index, name in enumerate(names):
+        families.setdefault(family(name), []).append(index)
+    survivors = sorted(i for cols in families.values() for i in _rfe(z, y, groups, cols))
+    return _rfe(z, y, groups, survivors)
+
+
+def fit_temperature(decisions: np.ndarray, y_index: np.ndarray) -> float:
+    """The softmax temperature with the lowest log-loss on out-of-fold decision values."""
+    def loss(t: float) -> float:
+        probs = softmax(decisions, t)[np.arange(len(y_index)), y_index]
+        return float(-np.log(np.maximum(probs, 1e-12)).mean())
+    return float(min(TEMPERATURES, key=loss))
+
+
+def fit_model(rows: Sequence[dict[str, float]], labels: Sequence[str],
+              groups: Sequence[str]) -> PageTypeModel:
+    """Normalise, select, train and calibrate on feature rows."""
+    names = sorted({name for row in rows for name in row})
+    x = np.array([[row.get(n, np.nan) for n in names] for row in rows], dtype=float)
+    y, group_array = np.array(labels), np.array(groups)
+    minimum, maximum, mean = np.nanmin(x, axis=0), np.nanmax(x, axis=0), np.nanmean(x, axis=0)
+    x = np.where(np.isnan(x), mean, x)  # absent = no evidence, as at inference
+    z = normalise(x, minimum, maximum, mean)
+    keep = select_features(z, y, group_array, names)
+    svm = _svm().fit(z[:, keep], y)
+    oof = cross_val_predict(_svm(), z[:, keep], y, groups=group_array, cv=_splitter(),
+                            method="decision_function")
+    classes = tuple(str(c) for c in svm.classes_)
+    temperature = fit_temperature(oof, np.searchsorted(svm.classes_, y))
+    return PageTypeModel(
+        classes=classes, features=tuple(names[i] for i in keep),
+        minimum=minimum[keep], maximum=maximum[keep], mean=mean[keep],
+        coef=svm.coef_, intercept=svm.intercept_, temperature=temperature,
+    )
+
+
+def fit_pages(pages: Sequence[LabelledPage]) -> PageTypeModel:
+    """Train on parsed labelled pages."""
+    rows = [extract_features(page.doc) for page in pages]
+    return fit_model(rows, [p.page_type for p in pages], [p.group for p in pages])
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pipelines train-pagetype",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("labels", type=Path, help="labels.json: file → {type, group, url?…}")
+    parser.add_argument("html_dir", type=Path, help="folder holding the labelled pages")
+    parser.add_argument("--out", type=Path, required=True, help="model JSON to write")
+    args = parser.parse_args(argv)
+    pages = load_pages(args.labels, args.html_dir)
+    unknown = {p.page_type for p in pages} - set(PAGE_TYPES)
+    if unknown:
+        print(f"unknown page types in labels: {sorted(unknown)}", file=sys.stderr)
+        return 2
+    model = fit_pages(pages)
+    training = {
+        "command": "python -m pipelines train-pagetype " + " ".join(argv),
+        "date": date.today().isoformat(),
+        "pages": len(pages),
+        "sites": len({p.group for p in pages}),
+        "classifier": f"LinearSVC(C={SVM_C}, class_weight=balanced), one-vs-rest",
+    }
+    args.out.write_text(json.dumps(model.to_json(training), indent=1) + "\n", "utf-8")
+    print(f"wrote {args.out}: {len(model.features)} features, classes {model.classes}")
+    return 0

@@ -1,0 +1,80 @@
+"""Every tunable parameter of the methods in SPEC.md, in one place.
+
+Each default is the seed document's value where the seed gives one; where we ship
+another value, the comment names the benchmark figure (docs/BENCHMARKS.md) that
+chose it. Algorithms take these objects as arguments with these defaults, so a
+benchmark can sweep them without editing code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class NoiseFilterParams:
+    """S0 step 2 (seed 000): thresholds that drop link/form noise while linearising the DOM."""
+
+    min_chars: int = 10  # T1
+    max_links: int = 8  # T2: more links than this → link node (noise)
+    form_char_ratio: float = 0.5  # T3: form characters / characters above this → form node
+    min_links: int = 0  # T4 (seed: "e.g. 0")
+    chars_per_link: float = 10.0  # T5
+
+
+@dataclass(frozen=True)
+class RecordMiningParams:
+    """S1 (seed 001): when two sibling subtrees are records of one list."""
+
+    max_height_diff: int = 3  # seed: height difference < 3
+    max_size_diff_share: float = 0.30  # seed: node-count difference < 30 % of the total
+    min_similarity: float = 0.70  # seed: STM similarity in [0.7, 1.0]
+    # Not in the seed: bounds that keep mining linear on big pages (see docs/BENCHMARKS.md).
+    max_record_nodes: int = 400  # larger subtrees are containers, never compared as records
+    max_record_height: int = 30  # also keeps tree matching well inside Python's recursion limit
+    sibling_window: int = 4  # each child is compared with the next few, not with all siblings
+    max_record_span: int = 3  # records made of up to this many adjacent siblings (dt + dd …)
+    min_records: int = 2  # fewer similar subtrees than this is not a list
+    template_sample: int = 48  # records aligned to build the field template
+    min_region_score: float = 30.0  # below it the best set is a menu or noise, not a list
+    noise_hint_factor: float = 0.3  # score kept by a set inside nav/footer/sidebar/'most read'
+
+
+@dataclass(frozen=True)
+class TemplateDiffParams:
+    """S2 (seed 002): alignment of target and sibling feature trees."""
+
+    substitution_threshold: float = 0.5  # Ts: matched pairs below it are candidate blocks
+    rank_points: tuple[int, int, int] = (5, 3, 1)  # seed: top three groups per metric
+    link_ratio_points: tuple[int, int, int] = (-5, -3, -1)  # seed: penalty for link ratio
+    close_score_margin: int = 2  # seed: "close" scores; ours: one rank step (5 vs 3)
+    max_dp_cells: int = 200_000  # not in the seed: bounds alignment time on huge pages
+    min_template_match: float = 0.5  # not in the seed: share of a cached template's text found
+
+
+@dataclass(frozen=True)
+class PageTypeParams:
+    """S3 (seed 003): below this calibrated confidence a page is stored as 'other'."""
+
+    min_confidence: float = 0.5
+
+
+@dataclass(frozen=True)
+class DensityParams:
+    """S4 / CETD: which density drives extraction."""
+
+    density: str = "punctuation"  # one of: punctuation, text, composite
+    tie_break: str | None = None  # a second density added with a small weight, or None
+    tie_break_weight: float = 0.0
+    # "page": Extract from <body> as in CETD/S4; "root": only inside the node of largest
+    # DensitySum, so teaser lists elsewhere on the page are never marked.
+    scope: str = "root"
+    sibling_share: float = 0.3  # _region: a sibling branch this dense widens the root
+    max_climb: int = 3  # _region: how many levels above the root may be searched
+
+
+NOISE_FILTER = NoiseFilterParams()
+RECORD_MINING = RecordMiningParams()
+TEMPLATE_DIFF = TemplateDiffParams()
+PAGE_TYPE = PageTypeParams()
+DENSITY = DensityParams()

@@ -1,0 +1,38 @@
+"""Record mining on list pages (SPEC S1, seed 001): similar sibling subtrees become records.
+
+annotate (tree_stats) → candidate sets (regions, via tree_match) → main set (choose)
+→ template and fields (template, fields); next_page finds the pager link.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urljoin
+
+from pipelines.document import Document
+from pipelines.params import RECORD_MINING, RecordMiningParams
+from pipelines.records.choose import choose_region
+from pipelines.records.fields import extract_fields
+from pipelines.records.next_page import find_next_page
+from pipelines.records.regions import find_regions
+from pipelines.records.tree_stats import annotate
+from pipelines.results import ListData
+
+__all__ = ["mine_records"]
+
+
+def _base_url(doc: Document) -> str | None:
+    """The URL relative links resolve against: <base href> over the fetched URL."""
+    base = doc.tree.find(".//base[@href]")
+    if base is not None:
+        return urljoin(doc.url or "", base.get("href", "").strip())
+    return doc.url
+
+
+def mine_records(doc: Document, params: RecordMiningParams = RECORD_MINING) -> ListData:
+    """The main list's records (title, URL, date, snippet, extras) and the next-page link."""
+    body = doc.body
+    base = _base_url(doc)
+    stats = annotate(body)
+    region = choose_region(find_regions(body, stats, params), stats, params)
+    records = extract_fields(region.records, base, doc.fetched_at, params) if region else []
+    return ListData(records=records, next_page=find_next_page(doc.tree, base))

@@ -1,0 +1,82 @@
+"""Plain result records that the algorithms return and the CLI / store consume.
+
+They carry no Scrapy or SQLAlchemy types, so every algorithm stays reusable alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+PAGE_TYPES = ("news", "blog", "forum", "list", "other")
+ARTICLE_TYPES = ("news", "blog", "forum")
+
+
+@dataclass
+class PageTypeDecision:
+    """Which type a page is, how sure we are, and what decided it (a rule name or 'classifier')."""
+
+    page_type: str
+    confidence: float
+    decided_by: str
+    candidates: list[tuple[str, float]] = field(default_factory=list)
+
+
+@dataclass
+class CommentData:
+    """One reader comment or forum reply, kept apart from the body."""
+
+    text: str
+    author: str | None = None
+    published_at: datetime | None = None
+    published_raw: str | None = None
+
+
+@dataclass
+class ArticleData:
+    """What the article route extracts from a news, blog or forum page."""
+
+    title: str | None = None
+    author: str | None = None
+    published_at: datetime | None = None
+    published_raw: str | None = None
+    language: str | None = None
+    content_text: str = ""
+    content_html: str = ""
+    comments: list[CommentData] = field(default_factory=list)
+
+
+@dataclass
+class RecordData:
+    """One record mined from a list page."""
+
+    title: str | None
+    url: str | None
+    date: datetime | None = None
+    date_raw: str | None = None
+    snippet: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ListData:
+    """What record mining extracts from a list page."""
+
+    records: list[RecordData] = field(default_factory=list)
+    next_page: str | None = None
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def comment_json(comment: CommentData) -> dict[str, Any]:
+    return {"author": comment.author, "published_at": _iso(comment.published_at),
+            "text": comment.text}
+
+
+def record_json(record: RecordData) -> dict[str, Any]:
+    data = asdict(record)
+    data["date"] = _iso(record.date)
+    return data

@@ -1,0 +1,149 @@
+"""The persistence stage: journal every item, write batches to the database off the
+reactor thread, ride out outages, and record the crawl run."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from scrapy.crawler import Crawler
+from scrapy.utils.defer import maybe_deferred_to_future
+from sqlalchemy.exc import SQLAlchemyError
+from twisted.internet import task, threads
+from twisted.internet.defer import Deferred, succeed
+from twisted.python.failure import Failure
+
+from crawler.items import CrawledPage
+from models.db import session_factory
+from models.store import SaveCounts, finish_run, start_run
+from pipelines.journal import Journal
+from pipelines.persist import DEFAULT_JOURNAL_ROOT, SegmentWriteError, quarantine, write_segments
+from pipelines.stored import FetchFacts, stored_page
+
+logger = logging.getLogger(__name__)
+
+
+class PersistStage:
+    """Items reach the journal synchronously and the database in batches; a batch that
+    cannot be written stays journalled and is retried, or replayed by the next crawl."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.sessions = session_factory(settings.get("DATABASE_URL"))
+        self.journal_root = Path(settings.get("JOURNAL_DIR") or DEFAULT_JOURNAL_ROOT)
+        self.batch_size = settings.getint("PERSIST_BATCH_SIZE", 50)
+        self.flush_seconds = settings.getfloat("PERSIST_FLUSH_SECONDS", 2.0)
+        self.retry_seconds = settings.getfloat("PERSIST_RETRY_SECONDS", 5.0)
+        self.journal: Journal | None = None
+        self.run_id: int | None = None
+        self._writing: Deferred[Any] | None = None
+        self._retry_at = 0.0
+        self._outage_logged = False
+        self._loop: task.LoopingCall | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PersistStage:
+        return cls(crawler)
+
+    def open_spider(self) -> None:
+        self.journal = Journal(self.journal_root)
+        adopted = self.journal.adopt_orphans()
+        if adopted:
+            logger.info("adopted %d journalled items left by an earlier crawl", adopted)
+        self.run_id = self._start_run()
+        self._loop = task.LoopingCall(self.flush)
+        self._loop.start(self.flush_seconds, now=True)
+
+    def _start_run(self) -> int | None:
+        spider = self.crawler.spider
+        run_id = getattr(spider, "crawl_run_id", None)
+        if run_id:
+            return int(run_id)
+        target = getattr(spider, "target", None)
+        try:
+            with self.sessions.begin() as session:
+                return start_run(session, spider.name, target.source_id if target else None)
+        except SQLAlchemyError as error:
+            logger.warning("database unreachable at start (%s); items are journalled", error)
+            return None
+
+    def process_item(self, item: CrawledPage) -> CrawledPage:
+        assert self.journal is not None
+        facts = FetchFacts(url=item.url, final_url=item.final_url, status=item.status,
+                           fetched_at=item.fetched_at, encoding=item.encoding,
+                           source_id=item.source_id, crawl_run_id=self.run_id)
+        self.journal.append(stored_page(facts, item.result))
+        item.document = None  # release the tree; the journal holds the record
+        if self.journal.open_items >= self.batch_size:
+            self.flush()
+        return item
+
+    def flush(self) -> Deferred[Any]:
+        """Start writing sealed segments in a thread, unless a write is under way or the
+        database is down and its retry time has not come."""
+        if self.journal is None or self._writing is not None or time.monotonic() < self._retry_at:
+            return self._writing or succeed(None)
+        segments = self.journal.seal()
+        if not segments:
+            return succeed(None)
+        self._writing = threads.deferToThread(write_segments, self.sessions, segments)
+        self._writing.addCallbacks(self._written, self._failed)
+        return self._writing
+
+    def _written(self, counts: SaveCounts) -> None:
+        self._writing = None
+        if self._outage_logged:
+            logger.info("database reachable again; journalled items written")
+            self._outage_logged = False
+        for name in ("new", "updated", "unchanged"):
+            self.stats.inc_value(f"pages/{name}", getattr(counts, name))
+
+    def _failed(self, failure: Failure) -> None:
+        self._writing = None
+        error = failure.value
+        if isinstance(error, SegmentWriteError) and not error.retryable:
+            target = quarantine(error.segment)
+            self.stats.inc_value("errors/db_rejected")
+            logger.error("database refused a batch (%s); set aside in %s", error.cause, target)
+            return
+        self._retry_at = time.monotonic() + self.retry_seconds
+        self.stats.inc_value("errors/db_unavailable")
+        if not self._outage_logged:
+            logger.warning("database unavailable (%s); items stay journalled in %s and are "
+                           "retried every %.0fs", error, self.journal_root, self.retry_seconds)
+            self._outage_logged = True
+
+    async def close_spider(self) -> None:
+        """Wait for the write under way, try once more, and report what could not be written."""
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
+        if self._writing is not None:
+            await maybe_deferred_to_future(self._writing)
+        self._retry_at = 0.0
+        await maybe_deferred_to_future(self.flush())
+        self._close_journal()
+
+    def _close_journal(self) -> None:
+        assert self.journal is not None
+        left = sorted(self.journal.directory.glob("*.jsonl"))
+        self.journal.close()
+        if left:
+            logger.error("%d journal segments could not be written; they are kept in %s and "
+                         "written by the next crawl or `python -m pipelines replay-spill`",
+                         len(left), self.journal.directory)
+        self._finish_run("finished" if not left else "finished_with_spill")
+
+    def _finish_run(self, status: str) -> None:
+        if self.run_id is None:
+            return
+        stats = {key: value if isinstance(value, int | float | str) else str(value)
+                 for key, value in self.stats.get_stats().items()}
+        try:
+            with self.sessions.begin() as session:
+                finish_run(session, self.run_id, status, stats)
+        except SQLAlchemyError as error:
+            logger.warning("could not record the end of crawl run %s: %s", self.run_id, error)

@@ -1,0 +1,81 @@
+"""Same-template sibling URLs (seed 002 step 2): pages a site renders with one template.
+
+`url_pattern` reduces a URL to host + path shape: fixed words stay, while ids, dates,
+slugs and hashes become placeholders, and the query keeps only its sorted keys. Two
+URLs with one pattern are normally rendered by one template; among the target's links
+the siblings are those with its pattern, closest in ids and dates first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from os.path import commonprefix
+from urllib.parse import parse_qsl, urljoin, urlsplit
+
+_EXTENSION = re.compile(r"(\.[A-Za-z][A-Za-z0-9]{0,5})$")
+_DATE = re.compile(r"(19|20)\d{2}[-_]?[01]\d[-_]?[0-3]\d")
+_HASH = re.compile(r"(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}|[0-9a-fA-F]{16,}")
+_RANDOM_CASE = re.compile(r"(?=(?:.*[A-Z]){2})(?=.*[a-z])[A-Za-z]{6,}")
+_TOKEN_SPLIT = re.compile(r"([-_.,+~]+)")
+_NUMBER = re.compile(r"\d+")
+SLUG_MIN_WORDS = 3  # a stem of three or more words (two of them alphabetic) is a title slug
+
+
+def _token_shape(token: str) -> str:
+    if token.isdigit():
+        return "{n}"
+    if _HASH.fullmatch(token) or _RANDOM_CASE.fullmatch(token):
+        return "{h}"
+    return token.lower()
+
+
+def _segment_shape(segment: str) -> str:
+    """One path segment with its variable parts replaced by placeholders."""
+    match = _EXTENSION.search(segment)
+    ext = match.group(1).lower() if match else ""
+    stem = segment[: match.start()] if match else segment
+    if _DATE.fullmatch(stem):
+        return "{date}" + ext
+    tokens = _TOKEN_SPLIT.split(stem)
+    words = tokens[::2]
+    if len(words) >= SLUG_MIN_WORDS and sum(w.isalpha() for w in words) >= 2:
+        return "{slug}" + ext
+    return "".join(t if i % 2 else _token_shape(t) for i, t in enumerate(tokens)) + ext
+
+
+def url_pattern(url: str) -> str:
+    """Host + path shape + sorted query keys, e.g. 'example.com/news/{n}/{n}.html?id&page'."""
+    parts = urlsplit(url)
+    segments = [_segment_shape(s) for s in parts.path.split("/") if s]
+    keys = sorted({key for key, _ in parse_qsl(parts.query, keep_blank_values=True)})
+    query = "?" + "&".join(keys) if keys else ""
+    return f"{(parts.hostname or '').lower()}/{'/'.join(segments)}{query}"
+
+
+def _numbers(url: str) -> list[int]:
+    parts = urlsplit(url)
+    return [int(n) for n in _NUMBER.findall(parts.path + "?" + parts.query)]
+
+
+def _distance(target: str, candidate: str) -> tuple[list[int], int]:
+    """Closeness to the target: differences of ids/dates in order, then shared prefix."""
+    diffs = [abs(a - b) for a, b in zip(_numbers(target), _numbers(candidate), strict=False)]
+    return diffs, -len(commonprefix([target, candidate]))
+
+
+def sibling_candidates(url: str, links: Iterable[str], limit: int = 2) -> list[str]:
+    """Up to `limit` links with the target's URL pattern, closest first; never the target."""
+    target = url.split("#", 1)[0]
+    pattern = url_pattern(target)
+    seen = {target}
+    found: list[str] = []
+    for link in links:
+        absolute = urljoin(target, link.strip()).split("#", 1)[0]
+        if absolute in seen or not absolute.startswith(("http://", "https://")):
+            continue
+        seen.add(absolute)
+        if url_pattern(absolute) == pattern:
+            found.append(absolute)
+    found.sort(key=lambda link: _distance(target, link))
+    return found[:limit]

@@ -1,0 +1,69 @@
+"""The storage record of one crawled page: plain JSON, journalled, then upserted.
+
+Built from the pipeline's results; `models.store.save_pages` consumes it. The
+content hash covers what users read (type, article, records) plus the extractor
+version, so a page whose text did not change is not rewritten, while a better
+extractor does rewrite it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pipelines.process import PageResult
+from pipelines.results import ArticleData, comment_json, record_json
+
+# Bump when extraction output changes, so stored pages are refreshed on the next crawl.
+EXTRACTOR_VERSION = "1"
+
+
+@dataclass
+class FetchFacts:
+    """What the crawler knows about a fetch, before any extraction."""
+
+    url: str
+    final_url: str
+    status: int
+    fetched_at: datetime
+    encoding: str | None
+    source_id: int | None = None
+    crawl_run_id: int | None = None
+
+
+def _article_json(article: ArticleData) -> dict[str, Any]:
+    return {
+        "title": article.title, "author": article.author,
+        "published_at": article.published_at.isoformat() if article.published_at else None,
+        "published_raw": article.published_raw, "language": article.language,
+        "body_text": article.content_text, "body_html": article.content_html,
+        "comments": [comment_json(comment) for comment in article.comments],
+    }
+
+
+def content_hash(extracted: dict[str, Any]) -> str:
+    payload = json.dumps(extracted, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(f"{EXTRACTOR_VERSION}\n{payload}".encode()).hexdigest()
+
+
+def stored_page(facts: FetchFacts, result: PageResult) -> dict[str, Any]:
+    """The JSON record for one page, ready for the journal and `save_pages`."""
+    decision = result.decision
+    extracted = {
+        "page_type": decision.page_type,
+        "article": _article_json(result.article) if result.article else None,
+        "records": [record_json(r) for r in result.listing.records] if result.listing else [],
+        "next_page_url": result.listing.next_page if result.listing else None,
+    }
+    return {
+        "url": facts.url, "final_url": facts.final_url, "status": facts.status,
+        "fetched_at": facts.fetched_at.isoformat(), "encoding": facts.encoding,
+        "source_id": facts.source_id, "crawl_run_id": facts.crawl_run_id,
+        "content_hash": content_hash(extracted),
+        "type_confidence": decision.confidence, "type_decided_by": decision.decided_by,
+        "type_candidates": [list(candidate) for candidate in decision.candidates],
+        **extracted,
+    }

@@ -1,0 +1,35 @@
+"""Builders of storage records for tests: the same shape the crawl journals."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pipelines.process import PageResult
+from pipelines.results import ArticleData, CommentData, ListData, PageTypeDecision, RecordData
+from pipelines.stored import FetchFacts, stored_page
+
+
+def article_page(url: str, body: str = "正文第一段。\n\n正文第二段。",
+                 comments: tuple[str, ...] = ("好文章！", "同意楼上。")) -> dict[str, Any]:
+    article = ArticleData(title="标题", author="记者 张三",
+                          published_at=datetime(2026, 11, 20, 10, 0, tzinfo=UTC),
+                          published_raw="2026年11月20日 18:00", language="zh",
+                          content_text=body, content_html=f"<div>{body}</div>",
+                          comments=[CommentData(text=t, author=f"网友{i}")
+                                    for i, t in enumerate(comments)])
+    result = PageResult(PageTypeDecision("news", 0.93, "classifier"), article=article)
+    return stored_page(_facts(url), result)
+
+
+def list_page(url: str, record_urls: tuple[str, ...]) -> dict[str, Any]:
+    listing = ListData(records=[RecordData(title=f"记录 {i}", url=u, date_raw="2026-11-20")
+                                for i, u in enumerate(record_urls)],
+                       next_page=url + "?page=2")
+    result = PageResult(PageTypeDecision("list", 0.88, "rule:url-list"), listing=listing)
+    return stored_page(_facts(url), result)
+
+
+def _facts(url: str) -> FetchFacts:
+    return FetchFacts(url=url, final_url=url, status=200, fetched_at=datetime.now(UTC),
+                      encoding="utf-8")

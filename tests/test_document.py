@@ -1,0 +1,95 @@
+"""Decoding and parsing: charsets declared, undeclared and wrong; broken, empty, binary, huge."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from pipelines.document import NotHtmlError, decode_html, load_document
+
+CHINESE = "<html><head><title>新闻</title></head><body><p>今天天气很好，我们去公园散步。</p></body></html>"
+
+
+def test_gbk_without_any_charset_declaration_is_detected() -> None:
+    body = (CHINESE * 3).encode("gbk")
+    text, encoding = decode_html(body, content_type="text/html")
+    assert encoding == "gb18030"
+    assert "今天天气很好" in text
+
+
+def test_meta_gb2312_decodes_with_gb18030_superset() -> None:
+    # 镕 is outside GB2312 but in GBK/GB18030: real "gb2312" pages contain such characters.
+    page = '<meta charset="gb2312"><p>朱镕基考察，群众欢迎。</p>'
+    text, encoding = decode_html(page.encode("gb18030"))
+    assert encoding == "gb18030" and "朱镕基" in text
+
+
+def test_header_saying_utf8_over_a_gbk_body_is_not_trusted() -> None:
+    body = (CHINESE * 3).encode("gbk")
+    text, encoding = decode_html(body, content_type="text/html; charset=utf-8")
+    assert encoding == "gb18030" and "公园散步" in text
+
+
+def test_http_header_beats_meta_and_bom_beats_both() -> None:
+    body = '<meta charset="utf-8"><p>Café crème</p>'.encode("cp1252")
+    assert decode_html(body, "text/html; charset=windows-1252")[0].endswith("Café crème</p>")
+    bom = codecs.BOM_UTF8 + "<p>naïve</p>".encode()
+    text, encoding = decode_html(bom, "text/html; charset=iso-8859-1")
+    assert encoding == "utf-8" and text == "<p>naïve</p>"
+
+
+def test_a_bad_byte_never_drops_the_page() -> None:
+    body = "<p>正常的文字，后面有坏字节。</p>".encode() + b"\xff\xfe\xfa" + "<p>继续。</p>".encode()
+    doc = load_document(body, content_type="text/html; charset=utf-8")
+    assert "继续" in doc.body.text_content()
+
+
+def test_binary_bodies_are_refused() -> None:
+    with pytest.raises(NotHtmlError):
+        load_document(b"\x89PNG\r\n\x1a\n" + b"\x00" * 100)
+    with pytest.raises(NotHtmlError):
+        load_document(b"%PDF-1.4 ...")
+
+
+@pytest.mark.parametrize("body", [b"", b"   ", b"<html></html>", b"<?xml version='1.0'?>"])
+def test_empty_or_bodiless_pages_give_an_empty_body(body: bytes) -> None:
+    doc = load_document(body)
+    assert doc.body.tag == "body" and doc.body.text_content().strip() == ""
+
+
+def test_broken_html_is_repaired() -> None:
+    doc = load_document(b"<html><body><div><p>one<p>two<table><tr><td>cell</div>")
+    assert [p.text for p in doc.body.iter("p")] == ["one", "two"]
+
+
+def test_xml_declaration_with_encoding_is_accepted() -> None:
+    body = '<?xml version="1.0" encoding="utf-8"?><html><body><p>ok</p></body></html>'.encode()
+    assert load_document(body).body.findtext("p") == "ok"
+
+
+def test_ten_megabyte_page_parses() -> None:
+    row = "<tr><td>单元格内容，测试大页面。</td></tr>"
+    body = f"<html><body><table>{row * 250_000}</table></body></html>".encode()
+    assert len(body) > 10_000_000
+    doc = load_document(body)
+    assert len(doc.body.findall(".//td")) == 250_000
+
+
+def test_cleaning_drops_scripts_styles_and_hidden_but_keeps_json_ld() -> None:
+    doc = load_document(b"""<html><head><script>var x;</script><style>p{}</style>
+        <script type="application/ld+json">{"@type": "NewsArticle"}</script></head>
+        <body><p>visible</p><div hidden>secret</div><div style="display: none">gone</div>
+        <noscript>enable js</noscript></body></html>""")
+    text = doc.body.text_content()
+    assert "visible" in text and "secret" not in text and "gone" not in text
+    assert "enable js" not in text
+    assert doc.tree.find(".//script").get("type") == "application/ld+json"
+
+
+def test_links_are_absolute_deduplicated_and_without_fragments() -> None:
+    doc = load_document(b"""<html><head><base href="/news/"></head><body>
+        <a href="a.html#top">a</a><a href="a.html">again</a><a href="javascript:void(0)">js</a>
+        <a href="mailto:x@y">mail</a><a href="https://other.org/x">out</a></body></html>""",
+                        url="https://site.cn/index.html")
+    assert doc.links == ["https://site.cn/news/a.html", "https://other.org/x"]

@@ -1,0 +1,101 @@
+"""The journal keeps every item until the database has it: outages, kills, replays."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.engine import make_url
+
+from models import Page
+from models.db import get_engine, session_factory
+from pipelines.journal import Journal, read_segment
+from pipelines.persist import SegmentWriteError, write_segments
+from tests.factories import article_page
+from tests.tcp_proxy import TcpProxy
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pages(url: str) -> int:
+    with session_factory(url)() as session:
+        return session.scalar(select(func.count()).select_from(Page))
+
+
+def test_segments_survive_an_outage_and_are_written_once_it_ends(pg_url: str,
+                                                                 tmp_path: Path) -> None:
+    proxy = TcpProxy(make_url(pg_url).port or 5432).start()
+    via_proxy = make_url(pg_url).set(port=proxy.port).render_as_string(hide_password=False)
+    journal = Journal(tmp_path)
+    for i in range(3):
+        journal.append(article_page(f"https://a.cn/{i}.html"))
+    proxy.stop()
+    with pytest.raises(SegmentWriteError) as raised:
+        write_segments(session_factory(via_proxy), journal.seal())
+    assert raised.value.retryable
+    assert len(journal.seal()) == 1  # still journalled
+    proxy.start()
+    get_engine(via_proxy).dispose()
+    counts = write_segments(session_factory(via_proxy), journal.seal())
+    assert counts.new == 3 and journal.seal() == []
+    proxy.stop()
+    assert _pages(pg_url) == 3
+
+
+_WRITER = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from pipelines.journal import Journal
+    from tests.factories import article_page
+    journal = Journal(Path(sys.argv[1]))
+    for i in range(4):
+        journal.append(article_page(f"https://killed.cn/{i}.html"))
+    print("ready", flush=True)
+    time.sleep(60)
+""")
+
+
+def _killed_writer(root: Path) -> None:
+    process = subprocess.Popen([sys.executable, "-c", _WRITER, str(root)], cwd=ROOT,
+                               stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def test_items_of_a_sigkilled_crawler_are_adopted_and_stored(pg_url: str,
+                                                             tmp_path: Path) -> None:
+    _killed_writer(tmp_path)
+    journal = Journal(tmp_path)
+    assert journal.adopt_orphans() == 4
+    write_segments(session_factory(pg_url), journal.seal())
+    journal.close()
+    assert _pages(pg_url) == 4
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_live_journal_is_never_adopted(tmp_path: Path) -> None:
+    owner = Journal(tmp_path)
+    owner.append({"url": "x"})
+    assert Journal(tmp_path).adopt_orphans() == 0
+
+
+def test_replay_command_writes_what_a_dead_crawl_left(pg_url: str, tmp_path: Path) -> None:
+    _killed_writer(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "pipelines", "replay-spill", str(tmp_path),
+                           "--database-url", pg_url], cwd=ROOT, capture_output=True, text=True,
+                          check=True)
+    assert "replayed 4 items: 4 new" in done.stdout
+    assert _pages(pg_url) == 4
+
+
+def test_a_line_cut_short_by_a_crash_is_skipped(tmp_path: Path) -> None:
+    segment = tmp_path / "00000001.jsonl"
+    segment.write_text('{"url": "a"}\n{"url": "b"}\n{"url": "c', encoding="utf-8")
+    assert [r["url"] for r in read_segment(segment)] == ["a", "b"]

@@ -1,0 +1,83 @@
+"""Upserts on real PostgreSQL: a re-crawl updates, never duplicates; unchanged is skipped."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+
+from models import Article, Comment, ListRecord, Page
+from models.db import session_factory
+from models.store import finish_run, save_pages, start_run, stored_page_types
+from tests.factories import article_page, list_page
+
+URL = "https://news.example.cn/2026/11/20/1.html"
+
+
+def _count(sessions, model) -> int:  # type: ignore[no-untyped-def]
+    with sessions() as session:
+        return session.scalar(select(func.count()).select_from(model))
+
+
+def test_new_then_unchanged_then_updated(pg_url: str) -> None:
+    sessions = session_factory(pg_url)
+    with sessions.begin() as session:
+        counts = save_pages(session, [article_page(URL)])
+    assert (counts.new, counts.updated, counts.unchanged) == (1, 0, 0)
+    with sessions.begin() as session:
+        counts = save_pages(session, [article_page(URL)])
+    assert (counts.new, counts.updated, counts.unchanged) == (0, 0, 1)
+    with sessions.begin() as session:
+        counts = save_pages(session, [article_page(URL, body="改写后的正文。", comments=("新评论",))])
+    assert (counts.new, counts.updated, counts.unchanged) == (0, 1, 0)
+    assert _count(sessions, Page) == 1 and _count(sessions, Article) == 1
+    with sessions() as session:
+        article = session.scalars(select(Article)).one()
+        assert article.body_text == "改写后的正文。"
+        assert [c.text for c in article.comments] == ["新评论"]
+        assert article.published_at.utcoffset() is not None
+
+
+def test_replaying_the_same_batch_twice_stores_each_page_once(pg_url: str) -> None:
+    sessions = session_factory(pg_url)
+    batch = [article_page(f"https://a.cn/{i}.html") for i in range(5)]
+    batch.append(list_page("https://a.cn/list.html", tuple(f"https://a.cn/{i}.html"
+                                                           for i in range(5))))
+    for _ in range(2):
+        with sessions.begin() as session:
+            save_pages(session, batch)
+    assert _count(sessions, Page) == 6
+    assert _count(sessions, Comment) == 10
+    assert _count(sessions, ListRecord) == 5
+    with sessions() as session:
+        urls = session.scalars(select(ListRecord.url).order_by(ListRecord.position)).all()
+    assert urls == [f"https://a.cn/{i}.html" for i in range(5)]
+
+
+def test_duplicate_urls_within_one_batch_keep_the_last(pg_url: str) -> None:
+    sessions = session_factory(pg_url)
+    with sessions.begin() as session:
+        counts = save_pages(session, [article_page(URL, body="旧。"), article_page(URL, body="新。")])
+    assert counts.new == 1
+    with sessions() as session:
+        assert session.scalars(select(Article.body_text)).one() == "新。"
+
+
+def test_stored_page_types_tells_lists_from_details(pg_url: str) -> None:
+    sessions = session_factory(pg_url)
+    with sessions.begin() as session:
+        save_pages(session, [article_page(URL), list_page("https://a.cn/l.html", ())])
+    with sessions() as session:
+        found = stored_page_types(session, [URL, "https://a.cn/l.html", "https://a.cn/new.html"])
+    assert found == {URL: "news", "https://a.cn/l.html": "list"}
+
+
+def test_crawl_run_start_and_finish(pg_url: str) -> None:
+    sessions = session_factory(pg_url)
+    with sessions.begin() as session:
+        run_id = start_run(session, "site", None)
+    with sessions.begin() as session:
+        finish_run(session, run_id, "finished", {"pages/new": 3})
+    with sessions() as session:
+        from models import CrawlRun
+        run = session.get(CrawlRun, run_id)
+        assert run.status == "finished" and run.stats == {"pages/new": 3}
+        assert run.finished_at >= run.started_at

@@ -142,21 +142,28 @@ def _shingle_recall(true_text: str, found_text: str) -> float:
     return sum((true & found).values()) / total if total else 1.0
 
 
+def _comment_truth(gt: dict) -> list[str]:
+    """True comments: one text (dragnet-dev) or a list of snippets (metadata-dev)."""
+    value = gt.get("comments") or []
+    return [value] if isinstance(value, str) else list(value)
+
+
 def comment_scores(pages: list, outputs: dict[str, Output]) -> dict:
     """On pages with true comments: recall of comment shingles, leak into body, body precision."""
-    with_comments = [(pid, gt) for pid, _, gt in pages if gt.get("comments")]
+    with_comments = [(pid, _comment_truth(gt)) for pid, _, gt in pages if gt.get("comments")]
     if not with_comments:
         return {}
-    recall = [_shingle_recall(gt["comments"], "\n".join(outputs[pid].comments))
-              for pid, gt in with_comments]
-    leak = [_shingle_recall(gt["comments"], outputs[pid].body) for pid, gt in with_comments]
+    recall = [_shingle_recall(t, "\n".join(outputs[pid].comments))
+              for pid, truth in with_comments for t in truth]
+    leak = [_shingle_recall(t, outputs[pid].body) for pid, truth in with_comments for t in truth]
     chosen = {pid for pid, _ in with_comments}
+    scored = [p for p in pages if p[2].get("articleBody")]
     return {
         "comment_recall": statistics.mean(recall),
         "comment_in_body": statistics.mean(leak),
-        "body_p_with": body_scores([p for p in pages if p[0] in chosen], outputs)["precision"],
+        "body_p_with": body_scores([p for p in scored if p[0] in chosen], outputs)["precision"],
         "body_p_without": body_scores(
-            [p for p in pages if p[0] not in chosen], outputs)["precision"],
+            [p for p in scored if p[0] not in chosen], outputs)["precision"],
         "n_comments": len(with_comments),
     }
 
@@ -164,7 +171,9 @@ def comment_scores(pages: list, outputs: dict[str, Output]) -> dict:
 _NAME_SPLIT = re.compile(r"\s*(?:;|,|&|/|\bund\b|\band\b)\s*", re.I)
 
 
-def _norm(text: str | None) -> str:
+def _norm(text: str | list | None) -> str:
+    if isinstance(text, list):  # a few ground-truth authors are lists of names
+        text = "; ".join(text)
     text = (text or "").casefold().replace("\u00a0", " ")
     text = re.sub(r"[\"'“”„‘’«»]", "", text)
     return re.sub(r"\s+", " ", text).strip(" -–—|:")
@@ -175,7 +184,7 @@ def same_author(predicted: str | None, true: str) -> bool:
     if _norm(predicted) == _norm(true):
         return True
     names = {_norm(n) for n in _NAME_SPLIT.split(predicted or "") if _norm(n)}
-    return names == {_norm(n) for n in _NAME_SPLIT.split(true) if _norm(n)}
+    return names == {_norm(n) for n in _NAME_SPLIT.split(_norm(true)) if _norm(n)}
 
 
 def _snippet_rate(pages: list, outputs: dict, key: str, wanted: bool) -> float:
@@ -215,9 +224,10 @@ def report(set_name: str, pages: list, results: dict[str, dict[str, Output]]) ->
     print("| system | F1 | precision | recall | exact | ms/page |")
     print("|---|---|---|---|---|---|")
     for system, outputs in results.items():
-        s = body_scores(pages, outputs)
-        print(f"| {system} | {s['f1']:.3f} | {s['precision']:.3f} | {s['recall']:.3f} | "
-              f"{s['exact']}/{s['n']} | {_ms(outputs)} |")
+        s = body_scores(pages, outputs) if set_name != "metadata-dev" else None
+        scores = (f"{s['f1']:.3f} | {s['precision']:.3f} | {s['recall']:.3f} | {s['exact']}/"
+                  f"{s['n']}" if s else "– | – | – | –")
+        print(f"| {system} | {scores} | {_ms(outputs)} |")
     extra = {system: comment_scores(pages, outputs) for system, outputs in results.items()}
     if any(extra.values()):
         print("\n| system | comment recall | comment text in body | body P (pages with comments)"

@@ -1,4 +1,10 @@
-"""The article route: body, metadata and comments of one news, blog or forum page."""
+"""The article route: body, metadata and comments of one news, blog or forum page.
+
+Stages share the one parsed tree and never change it: blocks to leave out
+(template blocks from S2, named furniture, comment sections) are passed down as
+a set of removed subtrees. Node labels from the S0 labeller can later join that
+set (label "other"/"comment") or seed metadata (labels "title"/"author"/"time").
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,16 @@ import lxml.html
 
 from pipelines import boilerplate, comments, density, render
 from pipelines.document import Document
+from pipelines.metadata import extract_metadata
 from pipelines.params import DENSITY, DensityParams
-from pipelines.results import ArticleData
+from pipelines.results import ArticleData, CommentData
+
+
+def _comments(sections: list, replies: list, doc: Document) -> list[CommentData]:
+    """Forum replies first (they follow the first post), then named comment sections."""
+    found = [comments.parse_item(post, set(), doc.fetched_at) for post in replies]
+    found += [c for s in sections for c in comments.parse_section(s, doc.fetched_at)]
+    return [c for c in found if c is not None]
 
 
 def extract_article(
@@ -17,14 +31,21 @@ def extract_article(
     exclude: Collection[lxml.html.HtmlElement] = (),
     params: DensityParams = DENSITY,
 ) -> ArticleData:
-    """Extract the article from the shared tree without changing it."""
+    """Body (text and clean HTML), metadata and comments, without a second parse."""
     removed = set(exclude)
     sections = comments.find_sections(doc.body, removed)
     removed |= set(sections)
     removed |= set(boilerplate.find_noise(doc.body))
+    replies = comments.find_posts(doc.body, doc.fetched_at)[1:]  # forum: first post is the body
+    removed |= set(replies)
     found = density.extract(doc.body, removed, params)
+    removed |= found.dropped
+    text = render.to_text(found.content, removed)
+    meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed)
     return ArticleData(
-        content_text=render.to_text(found.content, removed),
+        title=meta.title, author=meta.author, source=meta.source,
+        published_at=meta.published_at, published_raw=meta.published_raw,
+        language=meta.language, content_text=text,
         content_html=render.to_html(found.content, removed),
-        comments=[c for s in sections for c in comments.parse_section(s, doc.fetched_at)],
+        comments=_comments(sections, replies, doc),
     )

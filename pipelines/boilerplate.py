@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection
 import lxml.html
 
 # Semantic tags that never hold the article body.
-NOISE_TAGS = frozenset({"nav", "aside", "footer", "form", "menu", "dialog"})
+NOISE_TAGS = frozenset({"nav", "aside", "footer", "form", "menu", "dialog", "figcaption"})
 # Class/id words of page furniture (matched as whole tokens, split on - _ and case changes).
 _NOISE_WORDS = (
     "nav|navbar|navigation|menu|submenu|breadcrumbs?|crumbs?|sidebar|rail|"
@@ -23,7 +23,7 @@ _NOISE_WORDS = (
     "banner|newsletter|subscribe|subscription|signup|login|cookies?|consent|gdpr|"
     "tagcloud|pagination|pager|paging|toolbar|outbrain|taboola|"
     "modal|popup|overlay|"
-    "copyright|tuijian|xiangguan|fenxiang|pinglun|guanggao|daohang"
+    "caption|credits?|copyright|tuijian|xiangguan|fenxiang|pinglun|guanggao|daohang"
 )
 _NOISE = re.compile(rf"(?:^|[\s_\-])(?:{_NOISE_WORDS})(?=$|[\s_\-\d])", re.I)
 # Words of article containers: "l-sidebar-fixed l-article-body" wraps the body, not a sidebar.

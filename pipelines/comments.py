@@ -25,7 +25,7 @@ _SECTION = re.compile(
     r"(?:^|[\s_\-])(?:comments?|commentlist|comment\w*list|respond|replies|discussion|disqus|"
     r"pinglun|huifu|talk|feedback|reactions)(?=$|[\s_\-\d])|评论|回复|留言", re.I)
 _AUTHOR = re.compile(r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户", re.I)
-_TIME = re.compile(r"date|time|when|posted|meta|published", re.I)
+_TIME = re.compile(r"date|time|when|posted|meta|published|info", re.I)
 _CHROME = re.compile(r"reply|meta|actions?|vote|like|report|share|avatar|footer|toolbar|"
                      r"quote-?btn|signature|sign", re.I)
 _NEVER_SECTION = frozenset({"html", "body", "article", "main"})
@@ -33,6 +33,10 @@ _HOLDS_ARTICLE = ".//h1|.//*[@itemprop='articleBody']"
 _DIGITS = re.compile(r"\d+")
 MIN_COMMENT_CHARS = 2
 MIN_POST_CHARS = 20
+MAX_POST_LINK_SHARE = 0.3
+MIN_THREAD_SHARE = 0.5  # the posts hold at least this share of the page's text
+MAX_POST_GROUPS = 5
+_NOT_POSTS = frozenset({"p", "br", "a", "span", "img", "li", "option", "td", "strong", "em"})
 MAX_NAME_CHARS = 60
 
 
@@ -105,7 +109,8 @@ def _time(item: lxml.html.HtmlElement, nested: set, now: datetime):
             found = find_date(text or "", now)
             if found:
                 return element, found[0], found[1]
-    return None, None, None
+    found = find_date(item.text_content()[:200], now)  # an unnamed date line near the top
+    return (None, found[0], found[1]) if found else (None, None, None)
 
 
 def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime) -> CommentData | None:
@@ -132,3 +137,26 @@ def parse_section(section: lxml.html.HtmlElement, now: datetime) -> list[Comment
         if comment:
             found.append(comment)
     return found
+
+
+def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
+    """A forum post: enough text, mostly not links, and a date near its start."""
+    text = member.text_content()
+    if len(text.strip()) < MIN_POST_CHARS:
+        return False
+    links = sum(len(a.text_content()) for a in member.iter("a"))
+    return links < MAX_POST_LINK_SHARE * len(text) and find_date(text[:300], now) is not None
+
+
+def find_posts(body: lxml.html.HtmlElement, now: datetime) -> list[lxml.html.HtmlElement]:
+    """The posts of a forum thread: repeated dated blocks holding most of the page's text."""
+    total = len(body.text_content())
+    groups = sorted(repeated_groups(body),
+                    key=lambda g: -sum(len(m.text_content()) for m in g))
+    for members in groups[:MAX_POST_GROUPS]:
+        if members[0].tag in _NOT_POSTS:
+            continue
+        chars = sum(len(m.text_content()) for m in members)
+        if chars >= MIN_THREAD_SHARE * total and all(_post_like(m, now) for m in members):
+            return members
+    return []

@@ -2,7 +2,8 @@
 
 Handles ISO 8601, 2023年5月1日 10:00, 2023-05-01 10:00:00, 2023/5/1, 05-01 10:00
 (year taken from the fetch time), 昨天/前天/今天 HH:MM, N分钟前/N小时前/N天前,
-"3 hours ago", "May 1, 2023", "1 May 2023" and RFC 2822. Relative forms are
+"3 hours ago", "May 1, 2023", "1 May 2023", "1. Mai 2023", 01.05.2023 and
+RFC 2822. Relative forms are
 resolved against the fetch time. A result is timezone-aware only when the text
 says which zone; otherwise it is naive and the caller decides.
 """
@@ -16,31 +17,43 @@ from email.utils import parsedate_to_datetime
 _MONTHS = {
     name: number
     for number, names in enumerate(
-        [("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"),
-         ("may",), ("jun", "june"), ("jul", "july"), ("aug", "august"),
-         ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
-         ("dec", "december")],
+        # English, then German and French names (the European pages in our dev sets).
+        [("jan", "january", "januar", "jän", "jänner", "janvier"),
+         ("feb", "february", "februar", "février", "fevrier"),
+         ("mar", "march", "märz", "maerz", "mars"), ("apr", "april", "avril"),
+         ("may", "mai"), ("jun", "june", "juni", "juin"), ("jul", "july", "juli", "juillet"),
+         ("aug", "august", "août", "aout"), ("sep", "sept", "september", "septembre"),
+         ("oct", "october", "okt", "oktober", "octobre"), ("nov", "november", "novembre"),
+         ("dec", "december", "dez", "dezember", "décembre", "decembre")],
         start=1,
     )
     for name in names
 }
 _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_TIME = r"(?:[T\s]*(?P<H>\d{1,2})(?:[:：时]|點|点)(?P<M>\d{1,2})(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?"
+_TIME = (r"(?:[T\s]*(?P<H>\d{1,2})(?:[:：时]|點|点)(?P<M>\d{1,2})"
+         r"(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?")
 _ZONE = r"\s*(?P<Z>Z|[+-]\d{2}:?\d{2}|UTC|GMT)?"
 _FULL = re.compile(
     r"(?P<y>(?:19|20)\d{2})\s*(?:[-/.年])\s*(?P<m>\d{1,2})\s*(?:[-/.月])\s*(?P<d>\d{1,2})\s*日?"
     + _TIME + _ZONE,
     re.I,
 )
-_SHORT = re.compile(r"(?<![\d/.-])(?P<m>\d{1,2})(?:[-/]|月)(?P<d>\d{1,2})日?" + _TIME + r"(?![\d/.-])")
+_SHORT = re.compile(
+    r"(?<![\d/.-])(?P<m>\d{1,2})(?:[-/]|月)(?P<d>\d{1,2})日?" + _TIME + r"(?![\d/.-])")
 _EN_MDY = re.compile(
     rf"\b(?P<mw>{_MONTH_WORD})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d{{2}})"
     r"(?:,?\s+(?:at\s+)?(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?\s*(?P<ap>[ap]\.?m\.?)?)?",
     re.I,
 )
 _EN_DMY = re.compile(
-    rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?P<mw>{_MONTH_WORD})\.?,?\s+(?P<y>(?:19|20)\d{{2}})",
+    rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.)?\s*(?P<mw>{_MONTH_WORD})\.?,?\s+"
+    r"(?P<y>(?:19|20)\d{2})(?:,?\s+(?:um\s+|à\s+|at\s+)?(?P<H>\d{1,2})[:h](?P<M>\d{2}))?",
     re.I,
+)
+# European numeric day.month.year: 28.01.2022, 28. 1. 2022 14:30
+_DMY = re.compile(
+    r"(?<![\d.])(?P<d>\d{1,2})\.\s?(?P<m>\d{1,2})\.\s?(?P<y>(?:19|20)\d{2})(?![\d.])"
+    r"(?:,?\s+(?:um\s+)?(?P<H>\d{1,2}):(?P<M>\d{2}))?"
 )
 _RELATIVE = re.compile(
     r"(?P<n>\d+|半|一|两|几)\s*(?P<unit>秒|分钟|小时|个小时|天|周|星期|个月|"
@@ -110,7 +123,7 @@ def find_date(text: str, now: datetime | None = None) -> tuple[datetime, str] | 
         return parsedate_to_datetime(text.strip()), text.strip()
     except (TypeError, ValueError, IndexError):
         pass
-    for pattern in (_FULL, _EN_MDY, _EN_DMY):
+    for pattern in (_FULL, _EN_MDY, _EN_DMY, _DMY):
         for match in pattern.finditer(text):
             groups = match.groupdict()
             month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["mw"].lower()]

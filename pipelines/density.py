@@ -24,6 +24,9 @@ from pipelines.params import DENSITY, DensityParams
 # Western and CJK sentence punctuation; link lists and menus carry almost none of it.
 PUNCTUATION = re.compile(r"[,.;:!?\"'()\[\]…，。；：！？、“”‘’（）《》〈〉【】「」『』—～·]")
 _SPACE = re.compile(r"\s+")
+# Block elements that the link-share rule may drop from inside the content.
+_BLOCKS = ("p", "div", "li", "ul", "ol", "dl", "dd", "dt", "section", "table", "tr", "td",
+           "h2", "h3", "h4", "h5", "h6", "blockquote", "aside", "figure", "header")
 # Tags whose content a reader never sees as page text; their subtrees count as absent.
 _SKIPPED = frozenset({"script", "style", "head", "select", "option", "textarea", "button",
                       "input", "noscript", "template"})
@@ -51,6 +54,7 @@ class DensityResult:
     threshold: float
     content: list[lxml.html.HtmlElement]  # marked nodes, outermost only, in document order
     root: lxml.html.HtmlElement | None  # the node of largest DensitySum
+    dropped: set[lxml.html.HtmlElement] = field(default_factory=set)  # link blocks inside content
 
 
 def visible_chars(text: str | None) -> int:
@@ -155,7 +159,7 @@ def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> N
         node.density_sum = sum(stats[child].density for child in node.children)
 
 
-def _best_in_subtree(stats: dict, body: lxml.html.HtmlElement) -> dict:
+def _best_in_subtree(stats: dict) -> dict:
     """For every node, the node of largest DensitySum in its subtree (itself included)."""
     best: dict = {}
     for element in reversed(list(stats)):
@@ -202,14 +206,14 @@ def _region(stats: dict, best: dict, body, root, params: DensityParams) -> lxml.
     return region
 
 
-def _mark(stats: dict, best: dict, body: lxml.html.HtmlElement, threshold: float) -> set:
+def _mark(stats: dict, best: dict, start: lxml.html.HtmlElement, threshold: float) -> set:
     """CETD Extract(R, t), iteratively: a node at least as dense as t marks its best descendant.
 
     `>=` as in CETD, not the seed's `>`: t is a density on the path itself (often <body>'s),
     so a strict test could reject <body> and extract nothing.
     """
     marked: set = set()
-    stack = [body]
+    stack = [start]
     while stack:
         element = stack.pop()
         if stats[element].density < threshold:
@@ -231,6 +235,17 @@ def _outermost(stats: dict, marked: set) -> list[lxml.html.HtmlElement]:
     return kept
 
 
+def _link_blocks(stats: dict, content: list, params: DensityParams) -> set:
+    """Block elements inside the content that are mostly link text: "read more", related links."""
+    dropped = set()
+    for top in content:
+        for element in top.iterdescendants(*_BLOCKS):
+            node = stats.get(element)
+            if node and node.link_chars > params.max_link_share * node.chars:
+                dropped.add(element)
+    return dropped
+
+
 def extract(
     body: lxml.html.HtmlElement,
     exclude: Collection[lxml.html.HtmlElement] = (),
@@ -239,11 +254,12 @@ def extract(
     """Run the density frame on `body` and return the content nodes it marks."""
     stats = count(body, exclude)
     _score(stats, body, params)
-    best = _best_in_subtree(stats, body)
+    best = _best_in_subtree(stats)
     root = best[body]
     if stats[root].density_sum <= 0:
         return DensityResult(stats, 0.0, [], None)
     threshold = _threshold(stats, body, root)
     start = _region(stats, best, body, root, params) if params.scope == "root" else body
     marked = _mark(stats, best, start, threshold)
-    return DensityResult(stats, threshold, _outermost(stats, marked), root)
+    content = _outermost(stats, marked)
+    return DensityResult(stats, threshold, content, root, _link_blocks(stats, content, params))

@@ -39,6 +39,7 @@ class ArticleData:
 
     title: str | None = None
     author: str | None = None
+    source: str | None = None  # the 来源 / originating outlet named in the byline
     published_at: datetime | None = None
     published_raw: str | None = None
     language: str | None = None

@@ -7,17 +7,28 @@ stage is logged and kept with the facts it has, never silently lost.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
+from lxml.html import HtmlElement
+from scrapy import Request
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem
 
 from crawler.items import CrawledPage
-from pipelines.document import NotHtmlError, load_document
+from models.db import session_factory
+from pipelines.document import Document, NotHtmlError, load_document
 from pipelines.pagetype import SiteRule
 from pipelines.process import PageResult, decide_type, extract
-from pipelines.results import PageTypeDecision
+from pipelines.results import ARTICLE_TYPES, PageTypeDecision
+from pipelines.siblings import sibling_candidates, url_pattern
+from pipelines.template_cache import TemplateCache
+from pipelines.template_diff import Template, denoise_with_sibling, template_mask
+
+# Siblings jump the queue: a pair compared close in time sees the same template.
+PRIORITY_SIBLING = 200
 
 logger = logging.getLogger(__name__)
 
@@ -35,9 +46,12 @@ class Stage:
 
 
 class DecodeStage(Stage):
-    """Decode and parse once; binary bodies are dropped with a warning."""
+    """Decode and parse once; empty and binary bodies are dropped with a warning."""
 
     def process_item(self, item: CrawledPage) -> CrawledPage:
+        if not item.body.strip():
+            self.stats.inc_value("pages/skipped_empty")
+            raise DropItem(f"{item.url}: empty body (HTTP {item.status})")
         try:
             item.document = load_document(item.body, url=item.final_url,
                                           content_type=item.content_type,
@@ -76,16 +90,76 @@ class ClassifyStage(Stage):
 
 
 class ExtractStage(Stage):
-    """Articles to density extraction, lists to record mining."""
+    """Articles to density extraction (minus the site template), lists to record mining.
 
-    def process_item(self, item: CrawledPage) -> CrawledPage:
+    The template comes from the shared cache; when a URL pattern has none yet, or a
+    page no longer fits it, one same-template sibling is fetched (a second if the
+    first fails) straight through the engine, as Scrapy's media pipelines fetch
+    files: no scheduler, no Redis, nothing to serialise, and the pair stays close
+    in time. Concurrent pages of one pattern wait for the same sibling.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        self.templates = TemplateCache(session_factory(crawler.settings.get("DATABASE_URL")))
+        self._learning: dict[str, asyncio.Future[Template | None]] = {}
+
+    async def process_item(self, item: CrawledPage) -> CrawledPage:
+        exclude: list[HtmlElement] = []
         try:
-            item.result = extract(item.document, item.decision)
+            if item.decision.page_type in ARTICLE_TYPES:
+                exclude = await self._template_blocks(item.document)
+            item.result = extract(item.document, item.decision, exclude)
         except Exception:  # noqa: BLE001 - keep the page's facts even if extraction fails
             logger.exception("extraction failed for %s", item.url)
             self.stats.inc_value("errors/extract")
             item.result = PageResult(item.decision)
         return item
+
+    async def _template_blocks(self, doc: Document) -> list[HtmlElement]:
+        host, pattern = urlsplit(doc.url or "").hostname or "", url_pattern(doc.url or "")
+        template = self.templates.get(host, pattern)
+        if template is None and pattern in self._learning:
+            template = await self._learning[pattern]
+        if template is not None:
+            mask = template_mask(doc, template)
+            if mask is not None:
+                self.stats.inc_value("template/sibling_fetches_saved")
+                return mask
+            self.stats.inc_value("template/relearned")
+            self.templates.forget(host, pattern)
+        return await self._learn(doc, host, pattern)
+
+    async def _learn(self, doc: Document, host: str, pattern: str) -> list[HtmlElement]:
+        future: asyncio.Future[Template | None] = asyncio.get_running_loop().create_future()
+        self._learning[pattern] = future
+        result = None
+        try:
+            for url in sibling_candidates(doc.url or "", doc.links, limit=2):
+                sibling = await self._fetch(url)
+                if sibling is not None:
+                    result = denoise_with_sibling(doc, sibling)
+                    self.templates.put(host, pattern, result.template)
+                    break
+        finally:
+            future.set_result(result.template if result else None)
+            del self._learning[pattern]
+        return result.exclude if result else []
+
+    async def _fetch(self, url: str) -> Document | None:
+        self.stats.inc_value("template/sibling_fetches")
+        try:
+            response = await self.crawler.engine.download_async(
+                Request(url, priority=PRIORITY_SIBLING, meta={"sibling": True}))
+            if response.status != 200:
+                raise ValueError(f"HTTP {response.status}")
+            return load_document(response.body, url=response.url,
+                                 content_type=response.headers.get("Content-Type", b"").decode(
+                                     "latin-1"))
+        except Exception as error:  # noqa: BLE001 - a failed sibling only costs denoising
+            self.stats.inc_value("template/sibling_failures")
+            logger.info("sibling %s unusable (%s); trying the next", url, error)
+            return None
 
 
 class FrontierStage(Stage):

@@ -16,7 +16,7 @@ from datetime import date
 
 import lxml.html
 
-from pipelines.labelling.features import find_day, page_titles, squash
+from pipelines.labelling.features import find_day, page_titles, squash, weighted_length
 from pipelines.labelling.linearise import Block
 
 LABELS = ("title", "author", "time", "content", "comment", "other")
@@ -143,7 +143,7 @@ def _title_index(blocks: Sequence[Block], squashed: list[str], titles: list[str]
 
 def _names(authors: Sequence[str]) -> list[str]:
     parts = (squash(part) for author in authors for part in _NAME_SPLIT.split(author))
-    return [part for part in parts if len(part) >= MIN_NAME_CHARS]
+    return [part for part in parts if weighted_length(part) >= MIN_NAME_CHARS]  # 张三 counts
 
 
 def _byline_labels(blocks: Sequence[Block], squashed: list[str], labels: list[str],

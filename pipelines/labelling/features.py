@@ -1,9 +1,12 @@
 """S0 step 3 features (seed 000): quantity, sign and layout of each block, plus its neighbours'.
 
-Every feature is language-neutral or has Chinese and Western variants (character
-classes, full-width punctuation, date shapes, 作者/来源/发布时间 cues), so a model
-trained on English and German pages still reads a Chinese byline. Lengths count a
-CJK character as three Latin ones, the usual information ratio, for the same reason.
+Every feature is language-neutral or has Chinese and Western variants (date
+shapes, 作者/来源/发布时间 cues), so a model trained on English and German pages
+still reads a Chinese byline. Full-width punctuation counts as its ASCII twin
+(：as :, ，as ,, 。as .), and lengths count a CJK character as three Latin ones,
+the usual information ratio, for the same reason. There is no "share of CJK
+characters" or "has full-width punctuation" feature: trained on Western pages they
+would only learn that Chinese text is a sidebar, or that curly quotes mean prose.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime
 
@@ -24,7 +28,8 @@ _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\
 _WORD = re.compile(r"[^\W\d_]+")
 _SENTENCE_END = re.compile(r"[。！？!?]|\.(?:\s|$)")
 _COMMA = re.compile(r"[，,、；;]")
-_FULL_WIDTH_PUNCT = re.compile(r"[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\u2014\u2026“”‘’]")
+_NOT_ALNUM = re.compile(r"[\W_]+")
+_DIGIT = re.compile(r"\d")
 _CLOCK = re.compile(r"\d{1,2}[:：]\d{2}")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _LABEL_COLON = re.compile(r"^[^:：]{1,12}[:：]")
@@ -41,8 +46,8 @@ TEXT_CUES = {
         r"撰文|通讯员|^文\s*/|^\s*文[:：]", re.I),
     "source": re.compile(r"来源|出处|稿源|转载|\b(?:source|quelle)\s*[:：]", re.I),
     "time": re.compile(
-        r"发布|发表|更新|时间[:：]|日期[:：]|^(?:published|posted|updated|veröffentlicht|"
-        r"aktualisiert|erschienen|publié|stand|am|on)\b", re.I),
+        r"(?:发布|发表|更新|上传)(?:时间|日期|于)|时间[:：]|日期[:：]|^(?:published|posted|updated|"
+        r"veröffentlicht|aktualisiert|erschienen|publié|stand|am|on)\b", re.I),
     "comment": re.compile(
         r"回复|评论|网友|楼主|沙发|\d+\s*楼|\b(?:reply|replies|comments?|kommentare?|wrote|says)\b",
         re.I),
@@ -72,13 +77,15 @@ TAG_GROUPS = {"h1": "h1", "h2": "h2", "h3": "h3+", "h4": "h3+", "h5": "h3+", "h6
               "div": "div", "section": "div", "article": "div", "pre": "quote",
               "blockquote": "quote", "span": "inline", "a": "inline", "font": "inline"}
 NEAR_ANCESTORS = 3
-CONTEXT_PREFIXES = ("tag=", "len=", "sign:", "cue:", "kind=", "title", "link=")
+CONTEXT_PREFIXES = ("tag=", "len=", "sign:", "cue:", "kind=", "title", "link=", "attr:near",
+                    "up1:")
 SIGN_WINDOW = 200  # sign features read the head of long blocks only: a date sits there
+CUE_WINDOW = 40  # cue words label a block only at its start ("作者：", "Posted by")
 
 
 def squash(text: str) -> str:
     """Letters and digits only, case-folded, NFKC: the form in which texts are compared."""
-    return "".join(ch for ch in unicodedata.normalize("NFKC", text).casefold() if ch.isalnum())
+    return _NOT_ALNUM.sub("", unicodedata.normalize("NFKC", text).casefold())
 
 
 def page_titles(tree: lxml.html.HtmlElement) -> list[str]:
@@ -142,13 +149,41 @@ def quantity_features(block: Block) -> dict[str, float]:
     }
 
 
+def context_features(block: Block) -> dict[str, float]:
+    """How much of the page's text each close ancestor holds, and how densely it is linked.
+
+    A paragraph inside the container that holds most of the page's text is body; the
+    same paragraph in a link-dense sidebar is not.
+    """
+    page_chars = max(block.page.chars, 1) if block.page else 1
+    feats = {}
+    for level, counts in enumerate(block.ancestors, start=1):
+        share = counts.chars / page_chars
+        per_link = counts.chars / counts.links if counts.links else 1000.0
+        feats[f"up{level}:mass={_bucket(share, (0.02, 0.1, 0.3, 0.6))}"] = 1.0
+        feats[f"up{level}:per_link={_bucket(per_link, (5, 10, 20, 50, 200))}"] = 1.0
+    return feats
+
+
+def repetition_features(blocks: Sequence[Block]) -> list[dict[str, float]]:
+    """How many blocks share this block's tag, parent tag and parent class: lists, comments."""
+    def signature(block: Block) -> tuple[str, str, str]:
+        parent = block.element.getparent()
+        if parent is None:
+            return (block.element.tag, "", "")
+        return (block.element.tag, parent.tag, parent.get("class") or "")
+
+    signatures = [signature(b) for b in blocks]
+    counts = Counter(signatures)
+    return [{f"repeat={_bucket(counts[s], (1, 3, 9))}": 1.0} for s in signatures]
+
+
 def sign_features(text: str, now: datetime | None) -> dict[str, float]:
     """What kinds of characters and shapes the text holds: script, digits, dates, cues."""
     head = text[:SIGN_WINDOW]
     size = max(len(head.replace(" ", "")), 1)
     feats = {
-        f"sign:cjk={_bucket(len(_CJK.findall(head)) / size, (0.0, 0.3))}": 1.0,
-        f"sign:digit={_bucket(sum(ch.isdigit() for ch in head) / size, (0.0, 0.1, 0.3))}": 1.0,
+        f"sign:digit={_bucket(len(_DIGIT.findall(head)) / size, (0.0, 0.1, 0.3))}": 1.0,
         f"sign:end={_bucket(len(_SENTENCE_END.findall(text)), (0, 1, 3))}": 1.0,
         f"sign:comma={_bucket(len(_COMMA.findall(text)), (0, 2))}": 1.0,
     }
@@ -156,17 +191,18 @@ def sign_features(text: str, now: datetime | None) -> dict[str, float]:
     if len(words) >= 3 and sum(w[0].isupper() for w in words) / len(words) >= 0.6:
         feats["sign:titlecase"] = 1.0
     flags = {
-        "fullwidth": _FULL_WIDTH_PUNCT.search(head), "clock": _CLOCK.search(head),
+        "clock": _CLOCK.search(head),
         "year": _YEAR.search(head), "label_colon": _LABEL_COLON.search(head),
         "ends_sentence": _SENTENCE_END.search(text[-2:]),
     }
     feats.update({f"sign:{name}": 1.0 for name, hit in flags.items() if hit})
     found = find_day(head, now)
-    if found:
+    if found and any(ch.isdigit() for ch in found[1]):  # "今天" in prose is no date line
         feats["sign:date"] = 1.0
         if len(squash(found[1])) >= 0.5 * len(squash(head)):
             feats["sign:date_only"] = 1.0
-    feats.update({f"cue:{name}": 1.0 for name, cue in TEXT_CUES.items() if cue.search(head)})
+    lead = text[:CUE_WINDOW]
+    feats.update({f"cue:{name}": 1.0 for name, cue in TEXT_CUES.items() if cue.search(lead)})
     return feats
 
 
@@ -279,8 +315,8 @@ def sequence_features(
     lineage = Lineage()
     own = [
         {**quantity_features(b), **sign_features(b.text, now), **layout_features(b, lineage),
-         **title_features(b.text, titles)}
-        for b in blocks
+         **title_features(b.text, titles), **context_features(b), **repeat}
+        for b, repeat in zip(blocks, repetition_features(blocks), strict=True)
     ]
     result = []
     for index, (feats, position) in enumerate(zip(own, position_features(blocks), strict=True)):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from itertools import islice
 
 import lxml.html
 
@@ -24,6 +25,9 @@ INLINE_TAGS = frozenset({
 })
 # Not <form>: ASP.NET pages wrap the whole page in one, so only the controls count as F.
 FORM_TAGS = frozenset({"select", "option", "optgroup", "button", "textarea", "label", "input"})
+CONTEXT_LEVELS = 3
+# Kept by the clean stage for metadata (JSON-LD) but never page text.
+SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta"})
 EMPHASIS_TAGS = frozenset({"b", "strong", "em", "i", "font", "big"})
 _SPACE = re.compile(r"\s+")
 
@@ -62,6 +66,8 @@ class Block:
     links: int
     link_chars: int
     emphasis_chars: int
+    ancestors: tuple[Counts, ...] = ()  # subtree counts of the closest CONTEXT_LEVELS ancestors
+    page: Counts | None = None  # counts of the whole body
 
 
 def classify(counts: Counts, params: NoiseFilterParams = NOISE_FILTER) -> Kind:
@@ -105,6 +111,9 @@ def subtree_counts(body: lxml.html.HtmlElement) -> dict[lxml.html.HtmlElement, C
     for element in reversed(list(body.iter())):
         if not isinstance(element.tag, str):
             continue
+        if element.tag in SKIPPED_TAGS:
+            counts[element] = Counts()
+            continue
         own = Counts(_visible_len(element.text), int(_is_link(element)), 0)
         for child in element:
             own.chars += _visible_len(child.tail)
@@ -141,13 +150,18 @@ class _Open:
         self.counts.form_chars += size if in_form else 0
 
 
-def _close(block: _Open, params: NoiseFilterParams) -> Block | None:
+def _close(
+    block: _Open, counts: dict[lxml.html.HtmlElement, Counts], page: Counts,
+    params: NoiseFilterParams,
+) -> Block | None:
     kind = classify(block.counts, params)
     if kind in NOISE:
         return None
     text = _SPACE.sub(" ", " ".join(block.pieces)).strip()
+    ancestors = tuple(counts.get(a, page) for a in islice(block.element.iterancestors(),
+                                                           CONTEXT_LEVELS))
     return Block(block.element, text, block.depth, kind, block.counts.chars,
-                 block.counts.links, block.link_chars, block.emphasis_chars)
+                 block.counts.links, block.link_chars, block.emphasis_chars, ancestors, page)
 
 
 def linearise(
@@ -167,7 +181,7 @@ def linearise(
         tag = element.tag if isinstance(element.tag, str) else None
         if element is not body:
             stack.append((True, element, owner, depth, in_link, emphasised, in_form))
-        if tag is None or classify(counts[element], params) in NOISE:
+        if tag is None or tag in SKIPPED_TAGS or classify(counts[element], params) in NOISE:
             continue
         if element is not body and tag not in INLINE_TAGS:
             owner = _Open(element, depth, [], Counts())
@@ -179,4 +193,5 @@ def linearise(
         owner.add(element.text, in_link, emphasised, in_form)
         for child in reversed(element):
             stack.append((False, child, owner, depth + 1, in_link, emphasised, in_form))
-    return [block for block in (_close(b, params) for b in opened) if block is not None]
+    closed = (_close(b, counts, counts[body], params) for b in opened)
+    return [block for block in closed if block is not None]

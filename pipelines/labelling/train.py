@@ -32,7 +32,7 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--data", type=Path, default=Path("../shared/data"),
                         help="folder holding dragnet-dev, article-bench and metadata-dev")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
-    parser.add_argument("--c1", type=float, default=0.5, help="L1 penalty: sparser model")
+    parser.add_argument("--c1", type=float, default=0.1, help="L1 penalty: sparser model")
     parser.add_argument("--c2", type=float, default=0.01, help="L2 penalty")
     parser.add_argument("--max-iterations", type=int, default=200)
     parser.add_argument("--min-weight", type=float, default=0.05,
@@ -85,7 +85,8 @@ def dump(document: dict) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Train on the training sites, check on the held-out ones, write the model JSON."""
-    args = _arguments(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = _arguments(argv)
     pages = list(load_pages(args.data))
     train = [labelled_sequence(p) for p in pages if not p.held_out]
     test = [labelled_sequence(p) for p in pages if p.held_out]
@@ -95,8 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         model, checks = _export(args, model_file, test)
     about = {
         "trained": date.today().isoformat(),
-        "command": "python -m pipelines train-labeller " + " ".join(argv or sys.argv[1:]),
-        "data": {"sources": list(SOURCES), "train_pages": len(train), "held_out_pages": len(test),
+        "command": " ".join(["python -m pipelines train-labeller", *argv]),
+        "data": {"folder": str(args.data), "sources": list(SOURCES), "train_pages": len(train),
+                 "held_out_pages": len(test),
                  "split": "sites with crc32(host) % 5 == 0 held out (pipelines.labelling.corpus)"},
         "hyperparameters": {"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations,
                             "min_weight": args.min_weight},

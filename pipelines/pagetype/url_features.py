@@ -58,7 +58,8 @@ def keyword_score(levels: list[str], keywords: tuple[str, ...]) -> float:
     """
     depth = len(levels)
     norm = depth * (depth + 1) / 2
-    return sum(j / norm for j, level in enumerate(levels, 1) if any(k in level for k in keywords))
+    return float(sum(j / norm for j, level in enumerate(levels, 1)
+                     if any(k in level for k in keywords)))
 
 
 def url_features(url: str | None) -> dict[str, float]:

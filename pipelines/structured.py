@@ -1,0 +1,145 @@
+"""Metadata that publishers declare for machines: JSON-LD, Open Graph / <meta>, microdata.
+
+Declared values beat anything guessed from the page, so metadata extraction reads
+these first. This module only collects raw strings; normalising dates and
+choosing between sources happens in `pipelines.metadata`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import lxml.html
+
+_ARTICLE_TYPES = ("article", "posting", "report", "review", "blog", "creativework", "qapage",
+                  "discussionforum")
+_META_TITLE = ("og:title", "twitter:title", "dc.title", "headline")
+_META_AUTHOR = ("author", "article:author", "og:article:author", "byl", "dc.creator",
+                "sailthru.author", "parsely-author", "citation_author")
+_META_DATE = ("article:published_time", "og:published_time", "og:article:published_time",
+              "datepublished", "pubdate", "publishdate", "publish-date", "publish_date",
+              "sailthru.date", "parsely-pub-date", "dc.date.issued", "dc.date", "date",
+              "article.published", "published_time", "release_date", "citation_date",
+              "article:modified_time", "og:updated_time", "lastmod")
+
+
+@dataclass
+class Declared:
+    """Raw metadata strings as the page declares them; None when not declared."""
+
+    title: str | None = None
+    author: str | None = None
+    date: str | None = None
+    site_name: str | None = None
+    language: str | None = None
+
+
+def _objects(value: object) -> Iterator[dict]:
+    """Every JSON object in a JSON-LD value, @graph and lists flattened."""
+    if isinstance(value, list):
+        for item in value:
+            yield from _objects(item)
+    elif isinstance(value, dict):
+        yield value
+        yield from _objects(value.get("@graph"))
+
+
+def _names(value: object) -> list[str]:
+    """Author names from a JSON-LD author value: string, Person object or a list of them."""
+    if isinstance(value, str):
+        return [value] if value.strip() and not value.startswith("http") else []
+    if isinstance(value, dict):
+        return _names(value.get("name"))
+    if isinstance(value, list):
+        return [name for item in value for name in _names(item)]
+    return []
+
+
+def _type_of(obj: dict) -> str:
+    kind = obj.get("@type", "")
+    return " ".join(kind).lower() if isinstance(kind, list) else str(kind).lower()
+
+
+def from_json_ld(tree: lxml.html.HtmlElement) -> Declared:
+    """Headline, author, date and language of the first article-like JSON-LD object."""
+    found = Declared()
+    for script in tree.iter("script"):
+        if "ld+json" not in (script.get("type") or ""):
+            continue
+        try:
+            data = json.loads(script.text or "")
+        except ValueError:
+            continue
+        for obj in _objects(data):
+            if not any(kind in _type_of(obj) for kind in _ARTICLE_TYPES):
+                continue
+            headline = obj.get("headline") or obj.get("name")
+            if isinstance(headline, str):
+                found.title = found.title or html.unescape(headline)
+            found.author = found.author or "; ".join(_names(obj.get("author"))) or None
+            date = obj.get("datePublished") or obj.get("dateCreated")
+            found.date = found.date or (date if isinstance(date, str) else None)
+            lang = obj.get("inLanguage")
+            found.language = found.language or (lang if isinstance(lang, str) else None)
+    return found
+
+
+def _meta_map(tree: lxml.html.HtmlElement) -> dict[str, str]:
+    """<meta> name/property/itemprop (lower case) → content; the first declaration wins."""
+    found: dict[str, str] = {}
+    for meta in tree.iter("meta"):
+        key = meta.get("property") or meta.get("name") or meta.get("itemprop")
+        content = (meta.get("content") or "").strip()
+        if key and content:
+            found.setdefault(key.strip().lower(), content)
+    return found
+
+
+def _first(values: dict[str, str], keys: tuple[str, ...]) -> str | None:
+    for key in keys:
+        value = values.get(key)
+        if value and not value.startswith(("http", "@")):
+            return value
+    return None
+
+
+def _microdata(tree: lxml.html.HtmlElement, prop: str) -> str | None:
+    """The value of the first element with itemprop=`prop` (content, datetime or text)."""
+    for element in tree.iterfind(f".//*[@itemprop='{prop}']"):
+        if element.tag == "meta":
+            continue
+        named = element.find(".//*[@itemprop='name']")
+        source = named if named is not None else element
+        value = source.get("content") or source.get("datetime") or source.text_content()
+        value = " ".join(value.split())
+        if value:
+            return value
+    return None
+
+
+def from_meta(tree: lxml.html.HtmlElement) -> Declared:
+    """Open Graph, Twitter, Dublin Core and other <meta> tags, then microdata in the page."""
+    values = _meta_map(tree)
+    html_lang = tree.get("lang") or tree.get("xml:lang")
+    return Declared(
+        title=_first(values, _META_TITLE) or _microdata(tree, "headline"),
+        author=_first(values, _META_AUTHOR) or _microdata(tree, "author"),
+        date=_first(values, _META_DATE) or _microdata(tree, "datePublished"),
+        site_name=values.get("og:site_name") or values.get("application-name"),
+        language=html_lang or values.get("content-language") or values.get("og:locale"),
+    )
+
+
+def declared(tree: lxml.html.HtmlElement) -> Declared:
+    """JSON-LD first, then <meta> and microdata, field by field."""
+    first, second = from_json_ld(tree), from_meta(tree)
+    return Declared(
+        title=first.title or second.title,
+        author=first.author or second.author,
+        date=first.date or second.date,
+        site_name=second.site_name,
+        language=second.language or first.language,
+    )

@@ -1,0 +1,62 @@
+"""The whole article route on small hand-written pages."""
+
+from datetime import UTC, datetime
+
+import lxml.html
+
+from pipelines.article import extract_article
+from pipelines.document import load_document
+
+NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
+PARAGRAPHS = "".join(
+    f"<p>第{i}段：5月1日，本市召开新闻发布会，介绍了今年以来的经济运行情况，"
+    f"各项指标总体平稳，稳中有进。</p>" for i in range(6)
+)
+NEWS = f"""<html><head><title>本市经济运行总体平稳 - 示例新闻网</title></head><body>
+<div class="nav"><a href="/">首页</a><a href="/n">新闻</a><a href="/s">体育</a></div>
+<div class="article"><h1>本市经济运行总体平稳</h1>
+  <div class="info"><span>来源：示例日报</span> <span>作者：张三</span>
+    <span>发布时间：2023年5月1日 10:00</span></div>
+  <div class="content">{PARAGRAPHS}</div></div>
+<div class="footer">版权所有 © 2023 示例新闻网 京ICP备00000000号</div>
+</body></html>"""
+
+
+def _doc(html: str, url: str = "https://news.example.cn/a/1.html"):
+    return load_document(html.encode("utf-8"), url=url, fetched_at=NOW)
+
+
+def test_chinese_news_page_body_and_byline() -> None:
+    art = extract_article(_doc(NEWS))
+    assert art.content_text.count("\n\n") >= 5
+    assert "第0段" in art.content_text and "第5段" in art.content_text
+    for noise in ("首页", "版权所有", "来源："):
+        assert noise not in art.content_text
+    assert art.title == "本市经济运行总体平稳"
+    assert art.author == "张三" and art.source == "示例日报"
+    assert art.published_at == datetime(2023, 5, 1, 10, 0)
+    assert art.published_raw == "2023年5月1日 10:00"
+    assert art.language == "zh"
+
+
+def test_content_html_keeps_structure_and_drops_handlers() -> None:
+    html = NEWS.replace("<p>第0段", '<p onclick="evil()" style="x">第0段')
+    art = extract_article(_doc(html))
+    fragment = lxml.html.fragment_fromstring(art.content_html, create_parent="div")
+    assert len(fragment.findall(".//p")) == 6
+    assert "onclick" not in art.content_html and "style=" not in art.content_html
+
+
+def test_excluded_template_blocks_are_left_out_and_tree_untouched() -> None:
+    doc = _doc(NEWS)
+    before = lxml.html.tostring(doc.tree)
+    first = doc.tree.find(".//div[@class='content']/p")
+    art = extract_article(doc, exclude=[first])
+    assert "第0段" not in art.content_text and "第1段" in art.content_text
+    assert lxml.html.tostring(doc.tree) == before
+
+
+def test_link_farm_page_yields_little() -> None:
+    links = "".join(f'<li><a href="/p{i}">热门文章标题第{i}条</a></li>' for i in range(150))
+    art = extract_article(_doc(f"<html><body><ul>{links}</ul></body></html>"))
+    assert len(art.content_text) < 60

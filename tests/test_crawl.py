@@ -1,0 +1,116 @@
+"""End-to-end crawls of the demo site into real PostgreSQL, faults included."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+from crawler.demosite import DemoServer
+from tests.crawling import latest_run_stats, run_crawl, stored
+from tests.tcp_proxy import TcpProxy
+
+
+def test_demo_crawl_stores_every_allowed_page_once(pg_url: str, tmp_path: Path) -> None:
+    with DemoServer() as server:
+        done = run_crawl(server.url + "/", pg_url, tmp_path, "-a", "depth=8")
+        truth = server.site.ground_truth()
+    assert done.returncode == 0, done.stderr[-3000:]
+    pages = stored(pg_url)
+    paths = {url.removeprefix(server.url) for url in pages}
+    allowed = {path for path, record in truth.items()
+               if not record["meta"].get("robots_disallowed")}
+    assert paths == allowed
+    assert "Forbidden by robots.txt" in done.stderr
+    assert not any(tmp_path.glob("*/*.jsonl")), "everything reached the database"
+    gbk = [p for p, r in truth.items() if r["encoding"] == "gbk" and r["type"] == "news"][0]
+    page = pages[server.url + gbk]
+    assert page.encoding == "gb18030"
+    first_paragraph = truth[gbk]["body"].split("\n\n")[0]
+    assert page.article is None or first_paragraph[:12] in page.article.body_text
+    bodies = [p.article.body_text for p in pages.values() if p.article]
+    assert bodies and not [b for b in bodies if "版权所有" in b or "友情链接" in b]
+    stats = latest_run_stats(pg_url)
+    assert 0 < stats["template/sibling_fetches"] <= 2 * 12  # a pair per URL pattern at most
+    assert stats["template/sibling_fetches_saved"] > 10 * stats["template/sibling_fetches"]
+
+
+def test_faults_are_logged_and_the_crawl_goes_on(pg_url: str, tmp_path: Path) -> None:
+    faults = ["500.html", "503.html", "loop-a", "slow.html", "file.bin", "image.html",
+              "empty.html", "broken.html", "mislabeled.html", "gb18030.html"]
+    with DemoServer(faults=True, slow_seconds=4) as server:
+        urls = ",".join(f"{server.url}/faults/{name}" for name in faults) + f",{server.url}/"
+        done = run_crawl(urls, pg_url, tmp_path, "-a", "depth=0", "-s", "DOWNLOAD_TIMEOUT=1",
+                         "-s", "RETRY_TIMES=1", "-s", "REDIRECT_MAX_TIMES=3")
+    log = done.stderr
+    assert done.returncode == 0, log[-3000:]
+    assert "fetch failed (http_500)" in log and "fetch failed (http_503)" in log
+    assert "max redirections reached" in log.lower()
+    assert "slow.html: Getting" in log and "took longer than 1.0 seconds" in log
+    assert "skipped non-HTML" in log and "body is binary" in log
+    assert "empty body" in log
+    pages = stored(pg_url)
+    by_path = {url.removeprefix(server.url): page for url, page in pages.items()}
+    assert {"/faults/broken.html", "/faults/mislabeled.html", "/faults/gb18030.html",
+            "/"} <= set(by_path)
+    assert not {"/faults/file.bin", "/faults/image.html", "/faults/empty.html"} & set(by_path)
+    assert by_path["/faults/mislabeled.html"].encoding == "gb18030"
+
+
+def test_a_ten_megabyte_page_is_warned_about_and_stored(pg_url: str, tmp_path: Path) -> None:
+    with DemoServer(faults=True) as server:
+        done = run_crawl(f"{server.url}/faults/huge.html", pg_url, tmp_path, "-a", "depth=0")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "larger than download warn size" in done.stderr
+    assert list(stored(pg_url)) == [f"{server.url}/faults/huge.html"]
+
+
+def _scraped(log: str) -> int:
+    return int(re.search(r"'item_scraped_count': (\d+)", log).group(1))
+
+
+def _cut(proxy: TcpProxy, after: float, for_seconds: float | None) -> None:
+    def outage() -> None:
+        proxy.stop()
+        if for_seconds is not None:
+            threading.Timer(for_seconds, proxy.start).start()
+    threading.Timer(after, outage).start()
+
+
+def test_database_outage_mid_crawl_loses_and_duplicates_nothing(pg_url: str,
+                                                                tmp_path: Path) -> None:
+    proxy = TcpProxy(make_url(pg_url).port or 5432).start()
+    via_proxy = make_url(pg_url).set(port=proxy.port).render_as_string(hide_password=False)
+    options = ("-a", "max_pages=150", "-a", "depth=8", "-s", "DOWNLOAD_DELAY=0.02",
+               "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2", "-s", "PERSIST_BATCH_SIZE=10",
+               "-s", "PERSIST_FLUSH_SECONDS=0.3", "-s", "PERSIST_RETRY_SECONDS=0.5")
+    with DemoServer() as server:
+        _cut(proxy, after=1.0, for_seconds=2.0)
+        done = run_crawl(server.url + "/", via_proxy, tmp_path, *options)
+    proxy.stop()
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "database unavailable" in done.stderr
+    assert "database reachable again" in done.stderr
+    assert len(stored(pg_url)) == _scraped(done.stderr) > 100
+    assert not any(tmp_path.glob("*/*.jsonl"))
+
+
+def test_items_kept_through_an_outage_that_outlasts_the_crawl_are_replayed(
+        pg_url: str, tmp_path: Path) -> None:
+    proxy = TcpProxy(make_url(pg_url).port or 5432).start()
+    via_proxy = make_url(pg_url).set(port=proxy.port).render_as_string(hide_password=False)
+    with DemoServer() as server:
+        _cut(proxy, after=0.0, for_seconds=None)
+        done = run_crawl(server.url + "/", via_proxy, tmp_path, "-a", "max_pages=40",
+                         "-s", "PERSIST_RETRY_SECONDS=0.5")
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "could not be written" in done.stderr
+        assert len(stored(pg_url)) == 0
+        journalled = _scraped(done.stderr)
+        proxy.start()  # the next crawl adopts the journal first
+        again = run_crawl(server.url + "/", via_proxy, tmp_path, "-a", "max_pages=1")
+    proxy.stop()
+    assert f"adopted {journalled} journalled items" in again.stderr, again.stderr[-3000:]
+    assert len(stored(pg_url)) == journalled

@@ -1,0 +1,48 @@
+"""Date forms as Chinese and Western pages write them."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from pipelines.dates import find_date, parse_date
+
+NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("发布时间：2023年5月1日 10:00", datetime(2023, 5, 1, 10, 0)),
+    ("2023-05-01 10:00:00 来源：新华社", datetime(2023, 5, 1, 10, 0, 0)),
+    ("2023/5/1", datetime(2023, 5, 1)),
+    ("05-01 10:00", datetime(2023, 5, 1, 10, 0)),
+    ("5月1日 08:30", datetime(2023, 5, 1, 8, 30)),
+    ("Published May 1, 2023 at 10:00 pm", datetime(2023, 5, 1, 22, 0)),
+    ("1. Mai 2023", datetime(2023, 5, 1)),
+    ("01.05.2023, 14:30", datetime(2023, 5, 1, 14, 30)),
+])
+def test_absolute_forms(text: str, expected: datetime) -> None:
+    assert parse_date(text, NOW) == expected
+
+
+def test_iso_with_zone_is_aware() -> None:
+    assert parse_date("2023-05-01T10:00:00+08:00", NOW).utcoffset() == timedelta(hours=8)
+
+
+@pytest.mark.parametrize(("text", "delta"), [
+    ("3小时前", timedelta(hours=3)), ("10分钟前", timedelta(minutes=10)),
+    ("2天前", timedelta(days=2)), ("5 hours ago", timedelta(hours=5)),
+])
+def test_relative_to_fetch_time(text: str, delta: timedelta) -> None:
+    assert parse_date(text, NOW) == NOW - delta
+
+
+def test_yesterday_with_time() -> None:
+    assert parse_date("昨天 10:30", NOW) == datetime(2023, 5, 9, 10, 30, tzinfo=UTC)
+
+
+def test_short_date_in_the_future_means_last_year() -> None:
+    assert parse_date("12-30 09:00", NOW) == datetime(2022, 12, 30, 9, 0)
+
+
+def test_raw_substring_is_kept() -> None:
+    assert find_date("编辑：张三 2023年5月1日", NOW)[1] == "2023年5月1日"
+    assert find_date("no date here", NOW) is None

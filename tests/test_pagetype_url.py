@@ -1,0 +1,58 @@
+"""URL features of S3: the seed's ten date shapes with a real-date check, keyword counts/scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.pagetype.url_features import (
+    has_valid_date,
+    keyword_score,
+    url_features,
+    url_string,
+)
+
+
+def test_url_string_strips_scheme_and_trailing_slash() -> None:
+    assert url_string("HTTPS://News.Example.com/a/b/") == "news.example.com/a/b"
+
+
+@pytest.mark.parametrize("path", [
+    "x/2023-05-01/a", "x/20230501.html", "x/2023-05/01/a", "x/2023-05/a", "x/202305/a",
+    "x/2023/05-01/a", "x/2023/0501/a", "x/2023/05/01/a", "x/2023/05/a", "x/2023_05/01/a",
+])
+def test_each_date_shape_is_found(path: str) -> None:
+    assert has_valid_date(path)
+
+
+@pytest.mark.parametrize("path", [
+    "x/2023-13-45/a", "x/20231345.html", "x/2023/13/30/a", "x/2023-13/a", "x/1234-56/a",
+    "x/item/123456789012", "x/2023_05_01/a",
+])
+def test_invalid_or_unlisted_dates_are_rejected(path: str) -> None:
+    assert not has_valid_date(path)
+
+
+def test_an_invalid_match_does_not_hide_a_later_valid_one() -> None:
+    assert has_valid_date("x/2023-13-45/2023-05-01")
+
+
+def test_url_feature_values() -> None:
+    features = url_features("https://bbs.example.com.cn/forum/viewthread.php?tid=7")
+    assert features["url_depth"] == 3  # host / forum / viewthread… : two slashes + 1
+    assert features["url_host_dots"] == 3
+    assert features["url_has_date"] == 0
+    assert features["url_kw_forum"] == 4  # bbs, forum, viewthread, tid
+    assert features["url_kwscore_forum"] == pytest.approx(1.0)  # every level holds one
+    assert features["url_kw_news"] == 0
+
+
+def test_keyword_score_weighs_deeper_levels_more() -> None:
+    shallow = keyword_score(["news.site.com", "a", "b"], ("news",))
+    deep = keyword_score(["site.com", "a", "news"], ("news",))
+    assert shallow == pytest.approx(1 / 6)
+    assert deep == pytest.approx(3 / 6)
+    assert keyword_score(["news", "news"], ("news",)) == pytest.approx(1.0)
+
+
+def test_no_url_gives_no_url_features() -> None:
+    assert url_features(None) == {}

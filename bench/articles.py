@@ -71,8 +71,13 @@ def run_ours(html: bytes, url: str | None, params=DENSITY) -> Output:
         body=art.content_text, ms=(end - start) * 1000, parse_ms=(parsed - start) * 1000,
         title=art.title, author=art.author,
         date=art.published_at.date().isoformat() if art.published_at else None,
-        comments=[c.text for c in art.comments],
+        comments=[_comment_text(c) for c in art.comments],
     )
+
+
+def _comment_text(comment) -> str:
+    """Author line, date as written and text: what a comment section shows, and what peers return."""
+    return "\n".join(part for part in (comment.author, comment.published_raw, comment.text) if part)
 
 
 def run_trafilatura(html: bytes, url: str | None) -> Output:

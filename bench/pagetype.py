@@ -4,7 +4,8 @@ Cross-validation grouped by site (no site on both sides): each fold trains the
 classifier exactly as `train-pagetype` does and classifies the held-out sites.
 Prints the classifier alone and the full decision (rules, then classifier with
 `min_confidence`), rule coverage and precision on rows whose label was not taken
-from the URL, and the cost of features + prediction per parsed page.
+from the URL, the cost of features + prediction per parsed page, and the shipped
+model on the demo site (held out: never trained on) and on named pages.
 """
 
 from __future__ import annotations
@@ -19,14 +20,18 @@ from pathlib import Path
 import numpy as np
 from sklearn.model_selection import StratifiedGroupKFold
 
+from pipelines.document import load_document
 from pipelines.pagetype import classify_page
 from pipelines.pagetype.features import extract_features
+from pipelines.pagetype.model import PageTypeModel, load_model
 from pipelines.pagetype.rules import match_rule
 from pipelines.pagetype.train import LabelledPage, fit_pages, load_pages
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.results import PAGE_TYPES
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pagetype"
+DEMO_ORIGIN = "http://127.0.0.1:8000"
+NAMED = ("gne__listpage_163_1.html", "gne__listpage_163_2.html")  # 163.com lists, once news
 
 
 def report(title: str, truth: Sequence[str], predicted: Sequence[str]) -> None:
@@ -68,15 +73,50 @@ def rule_report(pages: Sequence[LabelledPage]) -> None:
               f"(all rows {sum(p.page_type == m[0] for p, m in mine)}/{len(mine)})")
 
 
-def timing(pages: Sequence[LabelledPage], model) -> None:
-    """µs per parsed page for feature extraction + prediction (rules bypassed)."""
+def timing(pages: Sequence[LabelledPage], model: PageTypeModel) -> None:
+    """µs per parsed page for extraction of the model's features + prediction (no rules)."""
     costs = []
     for page in pages:
         start = time.perf_counter()
-        model.rank(extract_features(page.doc))
+        model.rank(extract_features(page.doc, model.features))
         costs.append((time.perf_counter() - start) * 1e6)
     print(f"\n## cost after parsing: features + prediction {statistics.mean(costs):.0f} µs/page "
           f"mean, {statistics.median(costs):.0f} median, {max(costs):.0f} max")
+
+
+def unsure_report(truth: Sequence[str], ranked: Sequence[list[tuple[str, float]]],
+                  params: PageTypeParams) -> None:
+    """Pages below min_confidence: what they are, and what 'list when list is a candidate'
+    would do instead of 'other' (crawl safety: a list stored as 'other' is not revisited)."""
+    unsure = [(t, r) for t, r in zip(truth, ranked, strict=True)
+              if r[0][1] < params.min_confidence]
+    with_list = [(t, r) for t, r in unsure if "list" in (r[0][0], r[1][0])]
+    print(f"\n## below min_confidence: {len(unsure)} pages, truth "
+          f"{dict(Counter(t for t, _ in unsure))}; list among the top two on {len(with_list)}, "
+          f"truth {dict(Counter(t for t, _ in with_list))}")
+
+
+def demo_report(model: PageTypeModel, params: PageTypeParams) -> None:
+    """The shipped model on the demo site, which no model is trained on."""
+    from crawler.demosite import Site  # the crawler package is only needed for this check
+
+    site = Site()
+    truth, predicted = [], []
+    for path, item in sorted(site.ground_truth().items()):
+        page = site.get(path)
+        doc = load_document(page.body, DEMO_ORIGIN + path, page.content_type)
+        truth.append(item["type"])
+        predicted.append(classify_page(doc, params=params, model=model).page_type)
+    report("demo site (held out), full decision", truth, predicted)
+    missed = [p for p, t, q in zip(sorted(site.ground_truth()), truth, predicted, strict=True)
+              if t == "list" and q != "list"]
+    print(f"demo list pages not called list: {missed or 'none'}")
+
+
+def named_report(pages: Sequence[LabelledPage], decided: Sequence[str]) -> None:
+    for page, kind in zip(pages, decided, strict=True):
+        if page.name in NAMED:
+            print(f"  {page.name}: truth {page.page_type}, cross-validated decision {kind}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,19 +130,24 @@ def main(argv: list[str] | None = None) -> int:
     params = PageTypeParams(min_confidence=args.min_confidence)
     truth = [p.page_type for p in pages]
     alone, full = [""] * len(pages), [""] * len(pages)
+    ranked: list[list[tuple[str, float]]] = [[] for _ in pages]
     splitter = StratifiedGroupKFold(n_splits=args.folds, shuffle=True, random_state=0)
-    model = None
     for train, test in splitter.split(pages, truth, [p.group for p in pages]):
         model = fit_pages([pages[i] for i in train])
         for i in test:
-            alone[i] = model.rank(extract_features(pages[i].doc))[0][0]
+            ranked[i] = model.rank(extract_features(pages[i].doc))
+            alone[i] = ranked[i][0][0]
             full[i] = classify_page(pages[i].doc, params=params, model=model).page_type
     print(f"# page type: {len(pages)} pages, {len({p.group for p in pages})} sites, "
           f"{args.folds}-fold CV grouped by site, min_confidence {params.min_confidence}")
     report("classifier alone (no rules, no confidence floor)", truth, alone)
     report("full decision (rules, then classifier with min_confidence)", truth, full)
+    named_report(pages, full)
+    unsure_report(truth, ranked, params)
     rule_report(pages)
-    timing(pages, model)
+    shipped = load_model()
+    timing(pages, shipped)
+    demo_report(shipped, params)
     return 0
 
 

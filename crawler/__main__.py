@@ -9,6 +9,7 @@ import sys
 COMMANDS = {
     "demo": ("crawler.demo", "main", "serve the demo site, crawl it, print a summary"),
     "migrate": ("crawler.migrate", "main", "bring the database schema to the latest version"),
+    "schedule": ("crawler.cluster.schedule", "main", "start runs of due sources (Redis mode)"),
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -20,9 +20,15 @@ class CrawledPage:
     fetched_at: datetime
     depth: int = 0
     source_id: int | None = None
+    run_id: int | None = None
+    ticket: str | None = None  # the cluster ledger's handle on the request (distributed mode)
     # Filled by the stages, in order: decode → classify → extract → persist.
     document: Any = None
     encoding: str | None = None
     decision: Any = None
     result: Any = None
-    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """The request meta the cluster ledger and run statistics key on."""
+        return {"run_id": self.run_id, "source_id": self.source_id, "ticket": self.ticket}

@@ -48,9 +48,20 @@ PERSIST_RETRY_SECONDS = 5.0
 JOURNAL_DIR = os.environ.get("JOURNAL_DIR")  # None → var/journal
 
 # Distributed mode: Redis holds the shared frontier and seen-set (scrapy-redis).
+# Requests, their meta and the seen-sets then survive any worker; a run's seen-set is its own.
 REDIS_URL = os.environ.get("REDIS_URL")
 if REDIS_URL:
-    SCHEDULER = "scrapy_redis.scheduler.Scheduler"
-    DUPEFILTER_CLASS = "scrapy_redis.dupefilter.RFPDupeFilter"
+    SCHEDULER = "crawler.cluster.scheduler.AckScheduler"
+    SCHEDULER_DUPEFILTER_CLASS = "crawler.cluster.dupefilter.RunDupeFilter"
+    DUPEFILTER_CLASS = SCHEDULER_DUPEFILTER_CLASS
+    SCHEDULER_DUPEFILTER_KEY = "%(spider)s"
     SCHEDULER_PERSIST = True
     SCHEDULER_QUEUE_CLASS = "scrapy_redis.queue.PriorityQueue"
+    SCHEDULER_IDLE_BEFORE_CLOSE = 0
+    DOWNLOADER_MIDDLEWARES = {"crawler.cluster.politeness.GlobalPolitenessMiddleware": 590}
+# Seconds a worker waits for work before it exits (0: wait for ever, until a signal).
+MAX_IDLE_TIME_BEFORE_CLOSE = int(os.environ.get("MAX_IDLE_TIME_BEFORE_CLOSE", "0"))
+CLUSTER_HEARTBEAT_SECONDS = 5.0
+# Politeness across all workers (distributed mode): per-domain in-flight cap and spacing.
+GLOBAL_DOMAIN_CONCURRENCY = 8
+GLOBAL_DOMAIN_DELAY = 0.0

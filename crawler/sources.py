@@ -32,12 +32,35 @@ def hosts_of(urls: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(urlsplit(url).hostname or "" for url in urls if url))
 
 
-def target_from_source(name: str, database_url: str | None) -> CrawlTarget:
-    """Load a stored Source by name; a missing one is a clear error, not an empty crawl."""
+def target_from_source(name: str | None, database_url: str | None,
+                       source_id: int | None = None) -> CrawlTarget:
+    """Load a stored Source by name or id; a missing one is a clear error, not an empty crawl."""
+    query = select(Source).where(Source.name == name if name else Source.id == source_id)
     with session_factory(database_url)() as session:
-        source = session.scalars(select(Source).where(Source.name == name)).one_or_none()
+        source = session.scalars(query).one_or_none()
     if source is None:
-        raise ValueError(f"no source named {name!r} in the database")
+        raise ValueError(f"no source {name or source_id!r} in the database")
+    return _target(source)
+
+
+def adhoc_source(target: CrawlTarget, database_url: str | None) -> int:
+    """Store an ad-hoc crawl (start URLs given on the command line) as a Source, so that
+    workers on other machines can read its limits by id."""
+    name = "adhoc:" + ",".join(sorted(target.start_urls))[:180]
+    with session_factory(database_url).begin() as session:
+        source = session.scalars(select(Source).where(Source.name == name)).one_or_none()
+        if source is None:
+            source = Source(name=name, start_urls=[], allowed_domains=[], page_type_rules=[],
+                            settings={})
+            session.add(source)
+        source.start_urls = list(target.start_urls)
+        source.allowed_domains = list(target.allowed_domains)
+        source.max_pages, source.max_depth = target.max_pages, target.max_depth
+        session.flush()
+        return source.id
+
+
+def _target(source: Source) -> CrawlTarget:
     urls = tuple(source.start_urls)
     return CrawlTarget(start_urls=urls, allowed_domains=tuple(source.allowed_domains)
                        or hosts_of(urls), max_pages=source.max_pages or 0,

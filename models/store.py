@@ -8,7 +8,7 @@ batch twice leaves the database as writing it once: a retried batch never duplic
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,16 +26,24 @@ _PAGE_COLUMNS = ("final_url", "status", "fetched_at", "content_hash", "encoding"
 
 @dataclass
 class SaveCounts:
-    """How a batch changed the store: the crawl's new / updated / unchanged statistics."""
+    """How a batch changed the store: per URL 'new', 'updated' or 'unchanged'."""
 
-    new: int = 0
-    updated: int = 0
-    unchanged: int = 0
+    by_url: dict[str, str] = field(default_factory=dict)
 
-    def add(self, other: SaveCounts) -> None:
-        self.new += other.new
-        self.updated += other.updated
-        self.unchanged += other.unchanged
+    def _count(self, status: str) -> int:
+        return sum(1 for value in self.by_url.values() if value == status)
+
+    @property
+    def new(self) -> int:
+        return self._count("new")
+
+    @property
+    def updated(self) -> int:
+        return self._count("updated")
+
+    @property
+    def unchanged(self) -> int:
+        return self._count("unchanged")
 
 
 def to_datetime(value: str | datetime | None) -> datetime | None:
@@ -71,6 +79,7 @@ def _replace_children(session: Session, page_id: int, page: dict[str, Any]) -> N
     if article:
         comments = article.get("comments") or []
         row = Article(page_id=page_id, title=article.get("title"), author=article.get("author"),
+                      source=article.get("source"),
                       published_at=to_datetime(article.get("published_at")),
                       published_raw=article.get("published_raw"),
                       language=article.get("language"), body_text=article.get("body_text", ""),
@@ -107,8 +116,9 @@ def save_pages(session: Session, pages: Iterable[dict[str, Any]]) -> SaveCounts:
         ids = _upsert_pages(session, changed)
         for page in changed:
             _replace_children(session, ids[page["url"]], page)
-    new = sum(1 for page in changed if page["url"] not in known)
-    return SaveCounts(new=new, updated=len(changed) - new, unchanged=len(unchanged))
+    return SaveCounts({url: "unchanged" if url in known and known[url] == page["content_hash"]
+                       else "updated" if url in known else "new"
+                       for url, page in latest.items()})
 
 
 def stored_page_types(session: Session, urls: Iterable[str]) -> dict[str, str | None]:

@@ -33,11 +33,12 @@ def extract_article(
 ) -> ArticleData:
     """Body (text and clean HTML), metadata and comments, without a second parse."""
     removed = set(exclude)
-    sections = comments.find_sections(doc.body, removed)
+    posts = comments.find_posts(doc.body, doc.fetched_at)  # forum: the first post is the body
+    replies = posts[1:]
+    removed |= set(replies)
+    sections = comments.find_sections(doc.body, removed | set(posts[:1]), doc.fetched_at)
     removed |= set(sections)
     removed |= set(boilerplate.find_noise(doc.body))
-    replies = comments.find_posts(doc.body, doc.fetched_at)[1:]  # forum: first post is the body
-    removed |= set(replies)
     found = density.extract(doc.body, removed, params)
     removed |= found.dropped
     text = render.to_text(found.content, removed)

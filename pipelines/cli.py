@@ -24,6 +24,7 @@ def result_json(result: PageResult) -> dict[str, Any]:
         "type_decided_by": decision.decided_by,
         "title": article.title if article else None,
         "author": article.author if article else None,
+        "source": article.source if article else None,
         "published_at": article.published_at.isoformat() if article and article.published_at
         else None,
         "published_raw": article.published_raw if article else None,

@@ -1,11 +1,15 @@
 """Reader comments and forum replies: find their sections and split them into single comments.
 
-A comment section is a block that markup names as one (comment, reply, respond,
-discuss, 评论, 回复…). Inside it, comments are the most repeated element shape
-(tag + class words, digits ignored) that carries text; each yields author, time
-and text. Forum threads are the same shape at page scale: repeated post blocks,
-each with a date and little link text; the first post is the body, the others
-are replies. Nothing here changes the tree.
+A comment section is found three ways: markup names it (comment, reply,
+respond, discuss, 评论, 回复…); a heading announces it ("3 Responses",
+"Leave a reply", 网友评论) and the blocks after that heading hold it; or, unnamed,
+it is a run of same-shape sibling blocks after the headline, each a short text
+with a date or a "says:"/回复 cue and few links. Inside a section, comments are
+the most repeated element shape (tag + class words, numbers and odd/even
+alternation ignored) that carries text; a section without repeats is one
+comment. Forum threads are the same shape at page scale: repeated post blocks
+holding most of the page's text; the first post is the body, the others are
+replies. Nothing here changes the tree.
 """
 
 from __future__ import annotations
@@ -17,26 +21,50 @@ from datetime import datetime
 import lxml.html
 
 from pipelines import render
-from pipelines.boilerplate import hint_words, outermost
+from pipelines.boilerplate import hint_words, is_named_noise, outermost
 from pipelines.dates import find_date
 from pipelines.results import CommentData
 
 _SECTION = re.compile(
     r"(?:^|[\s_\-])(?:comments?|commentlist|comment\w*list|respond|replies|discussion|disqus|"
     r"pinglun|huifu|talk|feedback|reactions)(?=$|[\s_\-\d])|评论|回复|留言", re.I)
+# Named like a comment section but only a counter, a link or a sidebar list of recent comments.
+_NOT_SECTION = re.compile(r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total",
+                          re.I)
+# A whole heading that announces comments: "3 Responses to “X”", "Comments (3)", 网友评论(12).
+_HEADING = re.compile(
+    r"(?:(?:\d+|no|one|two|three)\s+)?(?:comments?|responses?|replies|thoughts|reactions|"
+    r"kommentare?|commentaires?|comentarios?|reacties|reader comments|discussion)"
+    r"(?:\s+(?:to|on|zu|sur|a|for)\s+.+)?\s*(?:[(\[]\d+[)\]])?\s*[:»]?|"
+    r"(?:leave|post|add|write) (?:a|your) (?:reply|comment|response)|join the discussion|"
+    r"(?:共有?\s*\d+\s*条)?(?:网友|读者|热门|最新|全部|发表|精彩)?(?:评论|回复|留言|跟帖)"
+    r"\s*[(（]?\d*[)）]?(?:条)?", re.I)
+_HEADING_TAGS = ("h2", "h3", "h4", "h5")
+_CUE = re.compile(r"\b(?:says|said|wrote|schreibt|reply|antworten|répondre)\b|回复|说：|[0-9]+楼",
+                  re.I)
 _AUTHOR = re.compile(r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户", re.I)
 _TIME = re.compile(r"date|time|when|posted|meta|published|info", re.I)
 _CHROME = re.compile(r"reply|meta|actions?|vote|like|report|share|avatar|footer|toolbar|"
                      r"quote-?btn|signature|sign", re.I)
 _NEVER_SECTION = frozenset({"html", "body", "article", "main"})
 _HOLDS_ARTICLE = ".//h1|.//*[@itemprop='articleBody']"
+_FORM_FIELDS = ".//textarea|.//input[@type='text' or @type='email' or not(@type)]"
+# Class words that alternate between items of one list, or name the item's author.
+_ALTERNATION = re.compile(r"^(?:odd|even|alt|first|last|alternate|thread-\w+|byuser|bypostauthor|"
+                          r".*author.*|clearfix|highlighted|parent)$", re.I)
 _DIGITS = re.compile(r"\d+")
 MIN_COMMENT_CHARS = 2
+MIN_SINGLE_CHARS = 20  # a section without repeated items is one comment when this long
 MIN_POST_CHARS = 20
 MAX_POST_LINK_SHARE = 0.3
 MIN_THREAD_SHARE = 0.5  # the posts hold at least this share of the page's text
 MAX_POST_GROUPS = 5
 _NOT_POSTS = frozenset({"p", "br", "a", "span", "img", "li", "option", "td", "strong", "em"})
+_COMMENT_TAGS = frozenset({"li", "div", "article", "section", "dl", "table"})
+MIN_UNNAMED_COMMENT_CHARS = 15
+MAX_UNNAMED_COMMENT_CHARS = 3000
+MAX_UNNAMED_LINK_SHARE = 0.4
+CUE_CHARS = 300  # a comment's author, date and cue words sit near its start
 MAX_NAME_CHARS = 60
 
 
@@ -46,47 +74,140 @@ def is_section(element: lxml.html.HtmlElement) -> bool:
             and not element.xpath(_HOLDS_ARTICLE))
 
 
-def find_sections(body: lxml.html.HtmlElement, removed: set) -> list[lxml.html.HtmlElement]:
-    """Outermost comment sections outside the `removed` blocks."""
-    return outermost(body, is_section, removed)
+def _after_heading(heading: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+    """The heading and the blocks after it up to the next heading of the same rank.
+
+    A heading alone in its wrapper announces the blocks after that wrapper.
+    """
+    start = heading
+    while start.getnext() is None and start.getparent() is not None \
+            and start.getparent().tag not in _NEVER_SECTION:
+        start = start.getparent()
+    found = [start]
+    for sibling in start.itersiblings():
+        if not isinstance(sibling.tag, str):
+            continue
+        if sibling.tag in ("h1", heading.tag) or next(sibling.iter("h1", heading.tag), None) \
+                is not None or sibling.xpath(_HOLDS_ARTICLE):
+            break
+        found.append(sibling)
+    return found
+
+
+def _announced(body: lxml.html.HtmlElement, covered: set) -> list[lxml.html.HtmlElement]:
+    """Blocks that a comment heading ("3 Responses", "Leave a reply", 网友评论) introduces."""
+    found: list = []
+    for heading in body.iter(*_HEADING_TAGS):
+        text = " ".join(heading.text_content().split())
+        if len(text) > MAX_NAME_CHARS or not (_HEADING.fullmatch(text) or heading in covered):
+            continue
+        if not any(a in covered for a in heading.iterancestors()):
+            blocks = [e for e in _after_heading(heading) if e not in covered]
+            found += blocks
+            covered.update(blocks)
+    return found
+
+
+def find_sections(
+    body: lxml.html.HtmlElement, removed: set, now: datetime
+) -> list[lxml.html.HtmlElement]:
+    """Outermost comment sections outside `removed`: named, announced, then unnamed repeats."""
+    named = outermost(body, is_section, removed)
+    covered = set(removed) | set(named)
+    announced = _announced(body, covered)
+    return named + announced + unnamed_comments(body, covered, now)
 
 
 def signature(element: lxml.html.HtmlElement) -> tuple[str, str]:
-    """Shape of an element: its tag and class words with numbers removed (ids differ per item)."""
-    classes = " ".join(sorted(_DIGITS.sub("", element.get("class") or "").split()))
-    return element.tag, classes
+    """Shape of an element: tag and class words, numbers and odd/even alternation removed."""
+    words = _DIGITS.sub("", element.get("class") or "").split()
+    return element.tag, " ".join(sorted(w for w in words if not _ALTERNATION.match(w)))
 
 
 def repeated_groups(root: lxml.html.HtmlElement) -> list[list[lxml.html.HtmlElement]]:
     """Groups of same-shape siblings under `root`, two members or more, in document order."""
     groups: dict[tuple, list] = defaultdict(list)
-    for element in root.iter():
-        parent = element.getparent()
-        if isinstance(element.tag, str) and parent is not None and element is not root:
-            groups[(parent, signature(element))].append(element)
+    for element in root.iterdescendants():
+        if isinstance(element.tag, str):
+            groups[(element.getparent(), signature(element))].append(element)
     return [members for members in groups.values() if len(members) >= 2]
 
 
 def _items(section: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
     """The comment items of a section: the repeated shape that carries the most text."""
     best, best_chars = [], 0
+    in_form = {e for form in section.iter("form") for e in form.iter()}
     for members in repeated_groups(section):
+        if members[0] in in_form:
+            continue
         chars = sum(len(m.text_content().strip()) for m in members)
         if chars > best_chars and members[0].tag not in ("p", "br", "a", "span", "img"):
             best, best_chars = members, chars
     if not best:
         return []
     shape = signature(best[0])
-    return [e for e in section.iter() if isinstance(e.tag, str) and signature(e) == shape]
+    return [e for e in section.iter() if isinstance(e.tag, str) and signature(e) == shape
+            and not is_named_noise(e) and not e.xpath(_FORM_FIELDS)]
+
+
+def _comment_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
+    """An unnamed comment: a short text, few links, no headline, a date or a cue near its start."""
+    text = member.text_content()
+    size = len(text.strip())
+    if not MIN_UNNAMED_COMMENT_CHARS <= size <= MAX_UNNAMED_COMMENT_CHARS:
+        return False
+    if member.tag not in _COMMENT_TAGS or next(member.iter("h1", "h2", "h3"), None) is not None:
+        return False
+    links = sum(len(a.text_content()) for a in member.iter("a"))
+    head = text[:CUE_CHARS]
+    return links < MAX_UNNAMED_LINK_SHARE * size and bool(
+        _CUE.search(head) or find_date(head, now))
+
+
+def _contiguous(members: list[lxml.html.HtmlElement]) -> bool:
+    """No text-bearing sibling between the members: a comment list, not embeds within an article."""
+    chosen = set(members)
+    for sibling in members[0].itersiblings():
+        if sibling is members[-1]:
+            return True
+        if sibling not in chosen and sibling.text_content().strip():
+            return False
+    return True
+
+
+def unnamed_comments(
+    body: lxml.html.HtmlElement, covered: set, now: datetime
+) -> list[lxml.html.HtmlElement]:
+    """Runs of comment-like sibling blocks after the headline that no markup names."""
+    headline = body.find(".//h1")
+    order = {e: i for i, e in enumerate(body.iter())}
+    start = order.get(headline, -1)
+    found: list = []
+    for members in repeated_groups(body):
+        if order[members[0]] <= start or any(m in covered for m in members[0].iterancestors()):
+            continue
+        if members[0] in covered or members[0].tag not in _COMMENT_TAGS:
+            continue
+        if (_contiguous(members) and all(_comment_like(m, now) for m in members)
+                and not members[0].xpath(_HOLDS_ARTICLE)):
+            found += members
+            covered.update(members)
+    return found
+
+
+def _short(element: lxml.html.HtmlElement) -> bool:
+    return len(element.text_content().strip()) <= MAX_NAME_CHARS
 
 
 def _first(item: lxml.html.HtmlElement, pattern: re.Pattern, nested: set):
+    """The first short element named by `pattern`; a long one (the whole comment body) is not it."""
     for element in item.iterdescendants():
         if not isinstance(element.tag, str) or element in nested:
             continue
         if any(a in nested for a in element.iterancestors()):
             continue
-        if pattern.search(hint_words(element)) or element.get("itemprop") == "author":
+        named = pattern.search(hint_words(element)) or element.get("itemprop") == "author"
+        if named and _short(element):
             return element
     return None
 
@@ -95,9 +216,7 @@ def _author(item: lxml.html.HtmlElement, nested: set) -> lxml.html.HtmlElement |
     found = _first(item, _AUTHOR, nested)
     if found is None:
         found = next(iter(item.iter("cite")), None)
-    if found is not None and len(found.text_content().strip()) <= MAX_NAME_CHARS:
-        return found
-    return None
+    return found if found is not None and _short(found) else None
 
 
 def _time(item: lxml.html.HtmlElement, nested: set, now: datetime):
@@ -119,7 +238,7 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime) -> Comme
     stamp, when, raw = _time(item, nested, now)
     drop = set(nested) | {e for e in (author, stamp) if e is not None}
     drop |= {e for e in item.iterdescendants() if isinstance(e.tag, str)
-             and _CHROME.search(hint_words(e)) and e.tag not in ("p", "blockquote")}
+             and _CHROME.search(hint_words(e)) and e.tag not in ("p", "blockquote") and _short(e)}
     text = render.to_text([item], drop)
     if len(text) < MIN_COMMENT_CHARS:
         return None
@@ -128,8 +247,16 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime) -> Comme
 
 
 def parse_section(section: lxml.html.HtmlElement, now: datetime) -> list[CommentData]:
-    """All comments of one section, nested replies as comments of their own."""
+    """All comments of one section, nested replies as comments of their own.
+
+    A section without repeated items is a single comment, unless it is a heading,
+    a counter or sidebar list, or a reply form.
+    """
+    if _NOT_SECTION.search(hint_words(section)) or section.tag in ("h1", *_HEADING_TAGS):
+        return []
     items = _items(section)
+    if not items:
+        return _single(section, now)
     found = []
     for item in items:
         nested = {e for e in items if e is not item and item in e.iterancestors()}
@@ -137,6 +264,15 @@ def parse_section(section: lxml.html.HtmlElement, now: datetime) -> list[Comment
         if comment:
             found.append(comment)
     return found
+
+
+def _single(section: lxml.html.HtmlElement, now: datetime) -> list[CommentData]:
+    """A section without repeated items: one comment, its headings and reply form left out."""
+    drop = {e for e in section.iterdescendants("form", "h1", *_HEADING_TAGS, "textarea")}
+    drop |= {e for e in section.iterdescendants() if isinstance(e.tag, str)
+             and is_named_noise(e)}
+    comment = parse_item(section, drop, now)
+    return [comment] if comment and len(comment.text) >= MIN_SINGLE_CHARS else []
 
 
 def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:

@@ -2,8 +2,8 @@
 
 Handles ISO 8601, 2023年5月1日 10:00, 2023-05-01 10:00:00, 2023/5/1, 05-01 10:00
 (year taken from the fetch time), 昨天/前天/今天 HH:MM, N分钟前/N小时前/N天前,
-"3 hours ago", "May 1, 2023", "1 May 2023", "1. Mai 2023", 01.05.2023 and
-RFC 2822. Relative forms are
+"3 hours ago", a bare "14:05" (today), "May 1, 2023", "1 May 2023", "1. Mai 2023",
+"1 de mayo de 2023", "1 мая 2023", 01.05.2023, 01.05.23 and RFC 2822. Relative forms are
 resolved against the fetch time. A result is timezone-aware only when the text
 says which zone; otherwise it is naive and the caller decides.
 """
@@ -17,14 +17,19 @@ from email.utils import parsedate_to_datetime
 _MONTHS = {
     name: number
     for number, names in enumerate(
-        # English, then German and French names (the European pages in our dev sets).
-        [("jan", "january", "januar", "jän", "jänner", "janvier"),
-         ("feb", "february", "februar", "février", "fevrier"),
-         ("mar", "march", "märz", "maerz", "mars"), ("apr", "april", "avril"),
-         ("may", "mai"), ("jun", "june", "juni", "juin"), ("jul", "july", "juli", "juillet"),
-         ("aug", "august", "août", "aout"), ("sep", "sept", "september", "septembre"),
-         ("oct", "october", "okt", "oktober", "octobre"), ("nov", "november", "novembre"),
-         ("dec", "december", "dez", "dezember", "décembre", "decembre")],
+        # English, German, French, Spanish and Russian (genitive, as dates write them) names.
+        [("jan", "january", "januar", "jän", "jänner", "janvier", "enero", "ene", "января"),
+         ("feb", "february", "februar", "février", "fevrier", "febrero", "февраля"),
+         ("mar", "march", "märz", "maerz", "mars", "marzo", "марта"),
+         ("apr", "april", "avril", "abril", "abr", "апреля"), ("may", "mai", "mayo", "мая"),
+         ("jun", "june", "juni", "juin", "junio", "июня"),
+         ("jul", "july", "juli", "juillet", "julio", "июля"),
+         ("aug", "august", "août", "aout", "agosto", "ago", "августа"),
+         ("sep", "sept", "september", "septembre", "septiembre", "setiembre", "сентября"),
+         ("oct", "october", "okt", "oktober", "octobre", "octubre", "октября"),
+         ("nov", "november", "novembre", "noviembre", "ноября"),
+         ("dec", "december", "dez", "dezember", "décembre", "decembre", "diciembre", "dic",
+          "декабря")],
         start=1,
     )
     for name in names
@@ -46,15 +51,21 @@ _EN_MDY = re.compile(
     re.I,
 )
 _EN_DMY = re.compile(
-    rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.)?\s*(?P<mw>{_MONTH_WORD})\.?,?\s+"
-    r"(?P<y>(?:19|20)\d{2})(?:,?\s+(?:um\s+|à\s+|at\s+)?(?P<H>\d{1,2})[:h](?P<M>\d{2}))?",
+    rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.|º)?\s*(?:de\s+)?(?P<mw>{_MONTH_WORD})\.?,?\s+"
+    r"(?:de\s+)?(?P<y>(?:19|20)\d{2})(?:,?\s+(?:um\s+|à\s+|at\s+|a las\s+)?(?P<H>\d{1,2})[:h]"
+    r"(?P<M>\d{2}))?",
     re.I,
 )
-# European numeric day.month.year: 28.01.2022, 28. 1. 2022 14:30
+# European numeric day.month.year: 28.01.2022, 28. 1. 2022 14:30, and 28.01.22 (two digits
+# each, so that version numbers such as 1.2.3 are not read as dates).
 _DMY = re.compile(
     r"(?<![\d.])(?P<d>\d{1,2})\.\s?(?P<m>\d{1,2})\.\s?(?P<y>(?:19|20)\d{2})(?![\d.])"
     r"(?:,?\s+(?:um\s+)?(?P<H>\d{1,2}):(?P<M>\d{2}))?"
+    r"|(?<![\d.])(?P<d2>\d{2})\.(?P<m2>\d{2})\.(?P<y2>\d{2})(?![\d.])"
+    r"(?:,?\s+(?:um\s+)?(?P<H2>\d{1,2}):(?P<M2>\d{2}))?"
 )
+# A bare clock time ("14:05") as the whole text: today, as news lists write it.
+_CLOCK = re.compile(r"\s*(?P<H>[01]?\d|2[0-3])[:：](?P<M>[0-5]\d)\s*")
 _RELATIVE = re.compile(
     r"(?P<n>\d+|半|一|两|几)\s*(?P<unit>秒|分钟|小时|个小时|天|周|星期|个月|"
     r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\s*(?:前|ago)",
@@ -96,6 +107,18 @@ def _build(year: int, month: int, day: int, groups: dict[str, str | None]) -> da
         return None
 
 
+def _absolute(groups: dict[str, str | None], now: datetime) -> datetime | None:
+    """A datetime from the groups of one absolute pattern; two-digit years are this century's."""
+    if groups.get("y2"):
+        year = 2000 + int(groups["y2"])
+        if year > now.year:
+            return None
+        groups = {**groups, "H": groups["H2"], "M": groups["M2"]}
+        return _build(year, int(groups["m2"]), int(groups["d2"]), groups)
+    month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["mw"].lower()]
+    return _build(int(groups["y"]), month, int(groups["d"]), groups)
+
+
 def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
     match = _RELATIVE.search(text)
     if match:
@@ -125,9 +148,7 @@ def find_date(text: str, now: datetime | None = None) -> tuple[datetime, str] | 
         pass
     for pattern in (_FULL, _EN_MDY, _EN_DMY, _DMY):
         for match in pattern.finditer(text):
-            groups = match.groupdict()
-            month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["mw"].lower()]
-            built = _build(int(groups["y"]), month, int(groups["d"]), groups)
+            built = _absolute(match.groupdict(), now)
             if built:
                 return built, match.group(0).strip()
     for match in _SHORT.finditer(text):
@@ -136,7 +157,15 @@ def find_date(text: str, now: datetime | None = None) -> tuple[datetime, str] | 
             if built.replace(tzinfo=None) > now.replace(tzinfo=None) + timedelta(days=1):
                 built = built.replace(year=now.year - 1)  # "12-30" read in January
             return built, match.group(0).strip()
+    clock = _CLOCK.fullmatch(text)
+    if clock:
+        return _build(now.year, now.month, now.day, clock.groupdict()), text.strip()
     return _relative(text, now)
+
+
+def is_clock(text: str) -> bool:
+    """Only a time of day: "today" on a list page, too weak to date an article."""
+    return bool(_CLOCK.fullmatch(text))
 
 
 def parse_date(text: str | None, now: datetime | None = None) -> datetime | None:

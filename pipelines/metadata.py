@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import lxml.html
 
 from pipelines.boilerplate import hint_words
-from pipelines.dates import find_date
+from pipelines.dates import find_date, is_clock
 from pipelines.structured import Declared, declared
 
 # Separators between a headline and the site name in <title> and og:title.
@@ -25,8 +26,24 @@ _TITLE_SPLIT = re.compile(
     r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*")
 _BYLINE_HINT = re.compile(r"author|byline|byl|writer|reporter|zuozhe|作者", re.I)
 _DATE_HINT = re.compile(r"date|time|publish|posted|pubtime|meta|info|source|riqi", re.I)
-_BY_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|av|af|written by|posted by|autor(?:in)?"
-                        r"|author)\s*[:：]?\s+", re.I)
+# "By", "Von", "Erstellt von", "View all posts by", optionally a role ("FOCUS-Online-Experte").
+_BY_PREFIX = re.compile(
+    r"^\s*(?:(?:written|posted|erstellt|geschrieben|verfasst|veröffentlicht|publié|publicado|"
+    r"escrito|(?:zeige |show |view )?(?:alle |all )?(?:beiträge|posts|articles|artikel))\s+)?"
+    r"(?:by|von|par|por|di|door|av|af|"
+    r"autor(?:in)?|author|text|texto)\s*[:：]?\s+(?:(?:\S*(?:redakteur|redaktor|experte|expertin|"
+    r"reporter|korrespondent|correspondent)\w*)\s+)?", re.I)
+# A Western labelled byline anywhere in a short line: "Datum: 03.11.2021 Autor: Peter Maahn".
+_LABELLED = re.compile(r"(?:^|\s)(?:autor(?:in)?|author|von|by|text|par|por)\s*[:：]\s*(.+)$", re.I)
+# "06.11.2023 13:30 von Olga": a name after a date.
+_AFTER_DATE = re.compile(r"\s(?:by|von|par|por|di)\s+(\S.*)$", re.I)
+# Words that bylines show without a name, or that end a name ("Stand: …", "Updated …").
+_NOT_NAMES = frozenset({"posted", "by", "von", "veröffentlicht", "published", "no author",
+                        "admin", "anonymous", "redaktion", "author", "autor"})
+_NAME_END = re.compile(
+    r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
+    r"\s*[|,\-–·:]+\s*$|\s*/.*$|\s+\d.*$|"
+    r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$", re.I)
 _CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期)\s*[:：]\s*"
                        r"([^\s|丨｜/]+(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
 _CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
@@ -35,7 +52,18 @@ _BYLINE_TAGS = frozenset({"span", "div", "p", "a", "time", "li", "em", "strong",
                           "small", "font", "td", "b", "i", "cite"})
 MAX_BYLINE_CHARS = 80
 SITE_PART_RATIO = 1.5
+MIN_LONE_H1_WORDS = 3
 MAX_SCANNED_BLOCKS = 400
+NEAR_TITLE_BLOCKS = 30  # an unnamed byline date sits within this many blocks after the <h1>
+# Page zones by country domain, then by language, where one zone covers (nearly) all pages.
+_ZONES = {"de": "Europe/Berlin", "at": "Europe/Vienna", "ch": "Europe/Zurich",
+          "fr": "Europe/Paris", "it": "Europe/Rome", "es": "Europe/Madrid",
+          "nl": "Europe/Amsterdam", "pl": "Europe/Warsaw", "be": "Europe/Brussels",
+          "uk": "Europe/London", "cn": "Asia/Shanghai", "tw": "Asia/Taipei",
+          "hk": "Asia/Hong_Kong", "jp": "Asia/Tokyo", "kr": "Asia/Seoul"}
+_LANGUAGE_ZONES = {"de": "Europe/Berlin", "it": "Europe/Rome", "nl": "Europe/Amsterdam",
+                   "pl": "Europe/Warsaw", "zh": "Asia/Shanghai", "ja": "Asia/Tokyo",
+                   "ko": "Asia/Seoul"}
 
 
 @dataclass
@@ -55,77 +83,135 @@ def _clean(text: str | None) -> str | None:
     return text or None
 
 
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _cut_site(title: str, site_name: str | None) -> str:
+    """`title` without a declared site name at its start or end (with the separator)."""
+    site = _fold(site_name or "")
+    folded = title.casefold()
+    if not site or site == _fold(title):
+        return title
+    if folded.endswith(site):
+        return title[: len(title) - len(site)].rstrip(" -|–—·•:»_｜")
+    if folded.startswith(site):
+        return title[len(site):].lstrip(" -|–—·•:»_｜")
+    return title
+
+
+def title_parts(title: str, site_name: str | None = None) -> list[str]:
+    """A <title> or og:title split at headline/site separators, the declared site name cut first."""
+    return [p.strip() for p in _TITLE_SPLIT.split(_cut_site(title, site_name)) if p.strip()]
+
+
 def strip_site_name(title: str, site_name: str | None = None) -> str:
-    """The headline part of a "Headline - Site" title, without the declared site name."""
-    parts = [p.strip() for p in _TITLE_SPLIT.split(title) if p.strip()]
-    if site_name:
-        parts = [p for p in parts if p.casefold() != site_name.strip().casefold()] or parts
-    if len(parts) < 2:
+    """The headline of a "Headline - Site" or "Site | Headline" title: the declared site name
+    is cut, else the shorter outer part (the first part kept unless the last is much longer)."""
+    cut = _cut_site(title, site_name)
+    if cut != title:
+        return cut.strip()
+    marks = list(_TITLE_SPLIT.finditer(title))
+    if not marks:
         return title.strip()
-    longest = max(parts, key=len)
-    # "Headline - Site" is the common order: the first part wins unless another is much longer.
-    return parts[0] if len(parts[0]) * SITE_PART_RATIO >= len(longest) else longest
+    head, tail = title[: marks[-1].start()].strip(), title[marks[0].end():].strip()
+    first, last = title[: marks[0].start()].strip(), title[marks[-1].end():].strip()
+    if not first or not last:
+        return title.strip(" -|–—·•:»_｜")
+    return head if len(last) <= SITE_PART_RATIO * len(first) else tail
 
 
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.casefold()))
 
 
-def _agrees(h1: str, other: str | None) -> bool:
-    """An <h1> names the same article as `other` when contained in it or sharing most words."""
-    if not other:
-        return False
-    if h1.casefold() in other.casefold():
-        return True
+def _overlaps(h1: str, other: str) -> bool:
     mine, theirs = _words(h1), _words(other)
     return bool(mine) and len(mine & theirs) >= 0.5 * len(mine | theirs)
 
 
-def pick_title(tree: lxml.html.HtmlElement, found: Declared) -> str | None:
-    """An <h1> that the declared or <title> headline confirms, else those stripped of site names."""
-    tag = _clean(tree.findtext(".//title"))
-    declared_title = _clean(found.title)
-    if declared_title and found.site_name and declared_title.casefold() == \
-            found.site_name.strip().casefold():
-        declared_title = None
-    for h1 in tree.iter("h1"):
-        text = _clean(h1.text_content())
-        if text and (_agrees(text, tag) or _agrees(text, declared_title)):
-            return text
-    for title in (declared_title, tag):
+def _site_names(tree, found: Declared, url: str | None, headlines: list[str]) -> set[str]:
+    """Names of the site: declared, the host, and the non-headline parts of the titles."""
+    names = {_fold(found.site_name or ""), _fold(_host(url))}
+    names.add(_fold(_host(url).rsplit(".", 1)[0]))
+    for title in (found.title, tree.findtext(".//title")):
         if title:
-            return strip_site_name(title, found.site_name)
-    first = tree.find(".//h1")
-    return _clean(first.text_content()) if first is not None else None
+            names |= {_fold(p) for p in title_parts(title, found.site_name)}
+    return names - {_fold(h) for h in headlines} - {""}
+
+
+def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = None) -> str | None:
+    """The headline that the sources agree on: <h1>s checked against the declared and <title>
+    headlines (site names cut); an <h1> that is only the site's name never wins.
+
+    Order: an <h1> equal to a headline; a headline inside a longer <h1> (kicker or date in
+    the <h1>); an <h1> inside a headline or sharing most of its words; the page's only <h1>;
+    the declared headline.
+    """
+    declared_title, tag = _clean(found.title), _clean(tree.findtext(".//title"))
+    refs = [strip_site_name(t, found.site_name) for t in (declared_title, tag) if t]
+    if declared_title and tag and declared_title != tag and _fold(declared_title) in _fold(tag):
+        refs.insert(0, declared_title)  # the <title> adds a site name to the clean headline
+    sites = _site_names(tree, found, url, refs)
+    refs = [r for r in refs if _fold(r) not in sites]
+    h1s = [t for t in (_clean(h.text_content()) for h in tree.iter("h1"))
+           if t and _fold(t) not in sites]
+    for ref in refs:
+        for h1 in h1s:
+            if _fold(h1) == _fold(ref):
+                return h1
+    for ref in refs:
+        if any(_fold(ref) in _fold(h1) for h1 in h1s):
+            return ref
+    for h1 in h1s:
+        if any(_fold(h1) in _fold(ref) or _overlaps(h1, ref) for ref in refs):
+            return h1
+    if len(refs) == 2 and _fold(refs[0]) in _fold(refs[1]):
+        return refs[1]  # a declared headline cut short (at a quote mark) inside the <title>
+    if len(h1s) == 1 and len(h1s[0].split()) >= MIN_LONE_H1_WORDS:
+        return h1s[0]  # the page's one headline, unconfirmed: site titles are often generic
+    return refs[0] if refs else (h1s[0] if h1s else None)
 
 
 def _short_blocks(body: lxml.html.HtmlElement, removed: Collection = ()):
-    """Leaf-ish elements with short text outside `removed`, where bylines and dates live."""
+    """(element, text, blocks since the first <h1> or -1) for leaf-ish elements with short text
+    outside `removed`, where bylines and dates live.
+
+    At most MAX_SCANNED_BLOCKS before the <h1> and as many after it: long menus before the
+    headline must not hide the byline under it.
+    """
     covered = set(removed)
-    seen = 0
+    seen, since_title = 0, -1
     for element in body.iterdescendants():
         if element in covered or element.getparent() in covered or element.tag == "form":
             covered.add(element)
             continue
+        if element.tag == "h1" and since_title < 0:
+            since_title, seen = 0, 0
         if element.tag not in _BYLINE_TAGS:
             continue
         seen += 1
+        since_title += since_title >= 0
         if seen > MAX_SCANNED_BLOCKS:
-            return
+            if since_title >= 0:
+                return
+            continue
         text = _clean(element.text_content())
         if text and len(text) <= MAX_BYLINE_CHARS:
-            yield element, text
+            yield element, text, since_title
 
 
 def clean_name(text: str, now: datetime) -> str | None:
-    """A byline reduced to the name: prefix ("By", "Von"), trailing date and punctuation cut."""
+    """A byline reduced to the name: prefix ("By", "Von") and role, trailing date cut."""
     text = _BY_PREFIX.sub("", text)
     found = find_date(text, now)
     if found and found[1] in text:
         text = text[: text.index(found[1])]
-    text = re.sub(r"(?:\s+(?:am|on|le|el|il|um|at|\||,|-|–))+\s*$", "", text.strip(" |,-–·:"))
-    text = text.strip(" |,-–·:")
-    return text if text and re.search(r"\w{2}", text) and not text.startswith("@") else None
+    previous = None
+    while previous != text:
+        previous, text = text, _NAME_END.sub("", text.strip(" |,-–·:")).strip()
+    usable = re.search(r"\w{2}", text) and not text.startswith("@")
+    return text if usable and text.casefold() not in _NOT_NAMES else None
 
 
 def _is_byline(element: lxml.html.HtmlElement, text: str) -> bool:
@@ -137,38 +223,79 @@ def _is_byline(element: lxml.html.HtmlElement, text: str) -> bool:
     return bool(_BY_PREFIX.match(text)) and len(text) < 50 and element.tag != "a"
 
 
+def _byline_name(element: lxml.html.HtmlElement, text: str, now: datetime) -> str | None:
+    """The name in one short block: a byline element, "Autor: X", or "<date> von X"."""
+    if _is_byline(element, text):
+        return clean_name(text, now)
+    labelled = _LABELLED.search(text)
+    if labelled:
+        return clean_name(labelled.group(1), now)
+    after = _AFTER_DATE.search(text)
+    if after and find_date(text[: after.start()], now):
+        return clean_name(after.group(1), now)
+    return None
+
+
 def page_byline(body: lxml.html.HtmlElement, removed: Collection, now: datetime):
-    """(author, source) from byline elements and Chinese 作者：/来源：/编辑： lines."""
-    author = source = None
-    for element, text in _short_blocks(body, removed):
+    """(author, source) from byline elements and Chinese 作者：/来源：/编辑： lines; an editor
+    (编辑, 责任编辑) stands in for a missing author."""
+    author = source = editor = None
+    for element, text, _ in _short_blocks(body, removed):
         for label, value in _CN_FIELD.findall(text):
             if label in ("作者", "记者") and not author:
                 author = value
             elif label == "来源" and not source:
                 source = value
-        if not author and _is_byline(element, text):
-            author = clean_name(text, now)
+            elif label in ("编辑", "责任编辑") and not editor:
+                editor = value
+        if not author and not _CN_FIELD.search(text):
+            author = _byline_name(element, text, now)
         if author and source:
             break
-    return author, source
+    return author or editor, source
 
 
 def page_date(body: lxml.html.HtmlElement, removed: Collection, url: str | None, now: datetime):
-    """(datetime, raw) from <time>, labelled date lines, date-named elements, then the URL."""
+    """(datetime, raw) from <time>, labelled date lines, date-named elements, the URL, then
+    the first date in the few blocks after the headline (an unnamed byline)."""
     for element in body.iter("time"):
         found = find_date(element.get("datetime") or element.text_content(), now)
         if found:
             return found
-    for element, text in _short_blocks(body, removed):
+    near = None
+    for element, text, since_title in _short_blocks(body, removed):
         labelled = [v for label, v in _CN_FIELD.findall(text) if label in _CN_DATE_LABELS]
         if labelled or _DATE_HINT.search(hint_words(element)):
             found = find_date(text, now)
             if found:
                 return found
+        if near is None and 0 < since_title <= NEAR_TITLE_BLOCKS and not is_clock(text):
+            near = find_date(text, now)
+    return url_date(url, now) or near
+
+
+def url_date(url: str | None, now: datetime):
+    """The /2023/05/01/ or /20230501/ date in an article URL."""
     match = _URL_DATE.search(url or "")
-    if match:
-        return find_date("-".join(match.groups()), now)
-    return None
+    return find_date("-".join(match.groups()), now) if match else None
+
+
+def local_day(found: tuple[datetime, str], url: str | None, language: str | None, now: datetime):
+    """A zoned time moved into the page's own zone, so that its calendar day is the page's.
+
+    The zone comes from the URL's date when that is the neighbouring day (the time was
+    written in UTC), else from the country domain or language.
+    """
+    when, raw = found
+    if when.tzinfo is None:
+        return found
+    day = url_date(url, now)
+    shift = (day[0].date() - when.date()).days if day else 0
+    if shift in (-1, 1):
+        hours = shift * (1 + (when.hour if shift < 0 else 23 - when.hour))
+        return when.astimezone(timezone(timedelta(hours=max(-12, min(14, hours))))), raw
+    zone = _ZONES.get(_host(url).rsplit(".", 1)[-1]) or _LANGUAGE_ZONES.get(language or "")
+    return (when.astimezone(ZoneInfo(zone)), raw) if zone else found
 
 
 _SCRIPTS = (("zh", re.compile(r"[\u4e00-\u9fff]")), ("ja", re.compile(r"[\u3040-\u30ff]")),
@@ -203,13 +330,17 @@ def detect_language(text: str) -> str | None:
     return best if votes[best] >= 3 else None
 
 
+def _host(url: str | None) -> str:
+    return re.sub(r"^www\.", "", (url or "").split("/")[2] if (url or "").count("/") >= 2 else "")
+
+
 def _declared_author(found: Declared, url: str | None) -> str | None:
     """The declared author, unless it is only the site's own name."""
-    author = _clean(found.author)
+    author = _clean(_BY_PREFIX.sub("", found.author or ""))
     if not author or not re.search(r"[^\W\d_]", author):  # CMS user ids are not names
         return None
     site = (found.site_name or "").casefold()
-    host = re.sub(r"^www\.", "", (url or "").split("/")[2] if (url or "").count("/") >= 2 else "")
+    host = _host(url)
     if author.casefold() in (site, host.casefold()) or author.casefold() in host.casefold():
         return None
     return author
@@ -225,8 +356,9 @@ def extract_metadata(
     date = find_date(found.date, now) if found.date else None
     date = date or page_date(body, removed, url, now) or find_date(content_text[:300], now)
     language = (found.language or "").split("-")[0].split("_")[0].lower() or None
+    date = local_day(date, url, language, now) if date else None
     return Metadata(
-        title=pick_title(tree, found),
+        title=pick_title(tree, found, url),
         author=_declared_author(found, url) or author,
         source=source,
         published_at=date[0] if date else None,

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import logging
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from models.db import PROJECT_ROOT, session_factory
-from models.store import SaveCounts, save_pages
+from models.store import save_pages
 from pipelines.journal import Journal, read_segment
 
 logger = logging.getLogger(__name__)
@@ -34,19 +36,34 @@ class SegmentWriteError(Exception):
             isinstance(cause, DBAPIError) and cause.connection_invalidated)
 
 
-def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path]) -> SaveCounts:
-    """Commit each segment and then delete it. On failure raise SegmentWriteError after
-    the segments already committed are gone, so a retry resumes where this stopped."""
-    counts = SaveCounts()
+@dataclass
+class Written:
+    """One committed item: what happened to it, and the request it came from."""
+
+    status: str  # new, updated or unchanged
+    run_id: int | None
+    ticket: str | None
+
+
+def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path],
+                   on_segment: Callable[[list[Written]], None] = lambda _: None) -> list[Written]:
+    """Commit each segment and then delete it, reporting each committed segment to
+    `on_segment`. On failure raise SegmentWriteError after the segments already committed
+    are gone, so a retry resumes where this stopped."""
+    written: list[Written] = []
     for segment in segments:
         records = list(read_segment(segment))
         try:
             with sessions.begin() as session:
-                counts.add(save_pages(session, records))
+                counts = save_pages(session, records)
         except SQLAlchemyError as error:
             raise SegmentWriteError(segment, error) from error
         segment.unlink()
-    return counts
+        batch = [Written(counts.by_url[r["url"]], r.get("crawl_run_id"), r.get("ticket"))
+                 for r in records]
+        on_segment(batch)
+        written += batch
+    return written
 
 
 def quarantine(segment: Path) -> Path:
@@ -66,8 +83,9 @@ def replay_main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     journal = Journal(args.root)
     adopted = journal.adopt_orphans()
-    counts = write_segments(session_factory(args.database_url), journal.seal())
+    statuses = Counter(w.status for w in write_segments(session_factory(args.database_url),
+                                                        journal.seal()))
     journal.close()
-    print(f"replayed {adopted} items: {counts.new} new, {counts.updated} updated, "
-          f"{counts.unchanged} unchanged")
+    print(f"replayed {adopted} items: {statuses['new']} new, {statuses['updated']} updated, "
+          f"{statuses['unchanged']} unchanged")
     return 0

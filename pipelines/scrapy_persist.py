@@ -1,5 +1,6 @@
 """The persistence stage: journal every item, write batches to the database off the
-reactor thread, ride out outages, and record the crawl run."""
+reactor thread, ride out outages, and acknowledge each request once its item is
+committed (so a killed worker's unacknowledged requests are fetched again)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,20 @@ from typing import Any
 
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
-from sqlalchemy.exc import SQLAlchemyError
-from twisted.internet import task, threads
+from twisted.internet import reactor, task, threads
 from twisted.internet.defer import Deferred, succeed
 from twisted.python.failure import Failure
 
 from crawler.items import CrawledPage
 from models.db import session_factory
-from models.store import SaveCounts, finish_run, start_run
 from pipelines.journal import Journal
-from pipelines.persist import DEFAULT_JOURNAL_ROOT, SegmentWriteError, quarantine, write_segments
+from pipelines.persist import (
+    DEFAULT_JOURNAL_ROOT,
+    SegmentWriteError,
+    Written,
+    quarantine,
+    write_segments,
+)
 from pipelines.stored import FetchFacts, stored_page
 
 logger = logging.getLogger(__name__)
@@ -39,7 +44,6 @@ class PersistStage:
         self.flush_seconds = settings.getfloat("PERSIST_FLUSH_SECONDS", 2.0)
         self.retry_seconds = settings.getfloat("PERSIST_RETRY_SECONDS", 5.0)
         self.journal: Journal | None = None
-        self.run_id: int | None = None
         self._writing: Deferred[Any] | None = None
         self._retry_at = 0.0
         self._outage_logged = False
@@ -54,28 +58,15 @@ class PersistStage:
         adopted = self.journal.adopt_orphans()
         if adopted:
             logger.info("adopted %d journalled items left by an earlier crawl", adopted)
-        self.run_id = self._start_run()
         self._loop = task.LoopingCall(self.flush)
         self._loop.start(self.flush_seconds, now=True)
-
-    def _start_run(self) -> int | None:
-        spider = self.crawler.spider
-        run_id = getattr(spider, "crawl_run_id", None)
-        if run_id:
-            return int(run_id)
-        target = getattr(spider, "target", None)
-        try:
-            with self.sessions.begin() as session:
-                return start_run(session, spider.name, target.source_id if target else None)
-        except SQLAlchemyError as error:
-            logger.warning("database unreachable at start (%s); items are journalled", error)
-            return None
 
     def process_item(self, item: CrawledPage) -> CrawledPage:
         assert self.journal is not None
         facts = FetchFacts(url=item.url, final_url=item.final_url, status=item.status,
                            fetched_at=item.fetched_at, encoding=item.encoding,
-                           source_id=item.source_id, crawl_run_id=self.run_id)
+                           source_id=item.source_id, crawl_run_id=item.run_id,
+                           ticket=item.ticket)
         self.journal.append(stored_page(facts, item.result))
         item.document = None  # release the tree; the journal holds the record
         if self.journal.open_items >= self.batch_size:
@@ -90,17 +81,25 @@ class PersistStage:
         segments = self.journal.seal()
         if not segments:
             return succeed(None)
-        self._writing = threads.deferToThread(write_segments, self.sessions, segments)
+        self._writing = threads.deferToThread(
+            write_segments, self.sessions, segments,
+            lambda batch: reactor.callFromThread(self._acknowledge, batch))
         self._writing.addCallbacks(self._written, self._failed)
         return self._writing
 
-    def _written(self, counts: SaveCounts) -> None:
+    def _acknowledge(self, batch: list[Written]) -> None:
+        """Committed items count in their run's stats; their requests are done."""
+        spider = self.crawler.spider
+        for written in batch:
+            meta = {"run_id": written.run_id, "ticket": written.ticket}
+            spider.count(meta, f"pages/{written.status}")
+            spider.request_done(meta)
+
+    def _written(self, _: list[Written]) -> None:
         self._writing = None
         if self._outage_logged:
             logger.info("database reachable again; journalled items written")
             self._outage_logged = False
-        for name in ("new", "updated", "unchanged"):
-            self.stats.inc_value(f"pages/{name}", getattr(counts, name))
 
     def _failed(self, failure: Failure) -> None:
         self._writing = None
@@ -135,15 +134,3 @@ class PersistStage:
             logger.error("%d journal segments could not be written; they are kept in %s and "
                          "written by the next crawl or `python -m pipelines replay-spill`",
                          len(left), self.journal.directory)
-        self._finish_run("finished" if not left else "finished_with_spill")
-
-    def _finish_run(self, status: str) -> None:
-        if self.run_id is None:
-            return
-        stats = {key: value if isinstance(value, int | float | str) else str(value)
-                 for key, value in self.stats.get_stats().items()}
-        try:
-            with self.sessions.begin() as session:
-                finish_run(session, self.run_id, status, stats)
-        except SQLAlchemyError as error:
-            logger.warning("could not record the end of crawl run %s: %s", self.run_id, error)

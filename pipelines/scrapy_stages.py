@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
@@ -34,15 +33,18 @@ logger = logging.getLogger(__name__)
 
 
 class Stage:
-    """Common wiring: the crawler (for stats, settings, the spider) and a from_crawler."""
+    """Common wiring: the crawler (for settings and the spider) and a from_crawler."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
-        self.stats = crawler.stats
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Stage:
         return cls(crawler)
+
+    def count(self, item: CrawledPage, name: str, value: int = 1) -> None:
+        """Count in the worker's stats and the item's run's stats (the spider knows both)."""
+        self.crawler.spider.count(item.meta, name, value)
 
 
 class DecodeStage(Stage):
@@ -50,14 +52,14 @@ class DecodeStage(Stage):
 
     def process_item(self, item: CrawledPage) -> CrawledPage:
         if not item.body.strip():
-            self.stats.inc_value("pages/skipped_empty")
+            self.count(item, "pages/skipped_empty")
             raise DropItem(f"{item.url}: empty body (HTTP {item.status})")
         try:
             item.document = load_document(item.body, url=item.final_url,
                                           content_type=item.content_type,
                                           fetched_at=item.fetched_at)
         except NotHtmlError as error:
-            self.stats.inc_value("pages/skipped_binary")
+            self.count(item, "pages/skipped_binary")
             raise DropItem(f"{item.url}: {error}") from error
         item.encoding = item.document.encoding
         item.body = b""  # the tree holds the page now
@@ -69,23 +71,23 @@ class ClassifyStage(Stage):
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        self._rules: tuple[SiteRule, ...] | None = None
+        self._rules: dict[int | None, tuple[SiteRule, ...]] = {}
 
-    def site_rules(self) -> tuple[SiteRule, ...]:
-        if self._rules is None:
-            target = getattr(self.crawler.spider, "target", None)
-            raw: Any = target.page_type_rules if target else ()
-            self._rules = tuple(SiteRule.from_json(rule) for rule in raw)
-        return self._rules
+    def site_rules(self, source_id: int | None) -> tuple[SiteRule, ...]:
+        """The source's own page-type rules, parsed once per source."""
+        if source_id not in self._rules:
+            raw = self.crawler.spider.target_for(source_id).page_type_rules
+            self._rules[source_id] = tuple(SiteRule.from_json(rule) for rule in raw)
+        return self._rules[source_id]
 
     def process_item(self, item: CrawledPage) -> CrawledPage:
         try:
-            item.decision = decide_type(item.document, None, self.site_rules())
+            item.decision = decide_type(item.document, None, self.site_rules(item.source_id))
         except Exception:  # noqa: BLE001 - an unclassifiable page is stored as 'other'
             logger.exception("page-type classification failed for %s", item.url)
-            self.stats.inc_value("errors/classify")
+            self.count(item, "errors/classify")
             item.decision = PageTypeDecision("other", 0.0, "error")
-        self.stats.inc_value(f"pages/type/{item.decision.page_type}")
+        self.count(item, f"pages/type/{item.decision.page_type}")
         return item
 
 
@@ -108,15 +110,16 @@ class ExtractStage(Stage):
         exclude: list[HtmlElement] = []
         try:
             if item.decision.page_type in ARTICLE_TYPES:
-                exclude = await self._template_blocks(item.document)
+                exclude = await self._template_blocks(item)
             item.result = extract(item.document, item.decision, exclude)
         except Exception:  # noqa: BLE001 - keep the page's facts even if extraction fails
             logger.exception("extraction failed for %s", item.url)
-            self.stats.inc_value("errors/extract")
+            self.count(item, "errors/extract")
             item.result = PageResult(item.decision)
         return item
 
-    async def _template_blocks(self, doc: Document) -> list[HtmlElement]:
+    async def _template_blocks(self, item: CrawledPage) -> list[HtmlElement]:
+        doc = item.document
         host, pattern = urlsplit(doc.url or "").hostname or "", url_pattern(doc.url or "")
         template = self.templates.get(host, pattern)
         if template is None and pattern in self._learning:
@@ -124,18 +127,20 @@ class ExtractStage(Stage):
         if template is not None:
             mask = template_mask(doc, template)
             if mask is not None:
-                self.stats.inc_value("template/sibling_fetches_saved")
+                self.count(item, "template/sibling_fetches_saved")
                 return mask
-            self.stats.inc_value("template/relearned")
+            self.count(item, "template/relearned")
             self.templates.forget(host, pattern)
-        return await self._learn(doc, host, pattern)
+        return await self._learn(item, host, pattern)
 
-    async def _learn(self, doc: Document, host: str, pattern: str) -> list[HtmlElement]:
+    async def _learn(self, item: CrawledPage, host: str, pattern: str) -> list[HtmlElement]:
+        doc = item.document
         future: asyncio.Future[Template | None] = asyncio.get_running_loop().create_future()
         self._learning[pattern] = future
         result = None
         try:
             for url in sibling_candidates(doc.url or "", doc.links, limit=2):
+                self.count(item, "template/sibling_fetches")
                 sibling = await self._fetch(url)
                 if sibling is not None:
                     result = denoise_with_sibling(doc, sibling)
@@ -147,7 +152,6 @@ class ExtractStage(Stage):
         return result.exclude if result else []
 
     async def _fetch(self, url: str) -> Document | None:
-        self.stats.inc_value("template/sibling_fetches")
         try:
             response = await self.crawler.engine.download_async(
                 Request(url, priority=PRIORITY_SIBLING, meta={"sibling": True}))
@@ -157,7 +161,6 @@ class ExtractStage(Stage):
                                  content_type=response.headers.get("Content-Type", b"").decode(
                                      "latin-1"))
         except Exception as error:  # noqa: BLE001 - a failed sibling only costs denoising
-            self.stats.inc_value("template/sibling_failures")
             logger.info("sibling %s unusable (%s); trying the next", url, error)
             return None
 
@@ -173,5 +176,5 @@ class FrontierStage(Stage):
         for request in spider.follow_up(item, records, next_page, item.document.links):
             self.crawler.engine.crawl(request)
         if listing:
-            self.stats.inc_value("records/found", len(records))
+            self.count(item, "records/found", len(records))
         return item

@@ -32,11 +32,12 @@ class FetchFacts:
     encoding: str | None
     source_id: int | None = None
     crawl_run_id: int | None = None
+    ticket: str | None = None  # the request's cluster ticket, acknowledged after the commit
 
 
 def _article_json(article: ArticleData) -> dict[str, Any]:
     return {
-        "title": article.title, "author": article.author,
+        "title": article.title, "author": article.author, "source": article.source,
         "published_at": article.published_at.isoformat() if article.published_at else None,
         "published_raw": article.published_raw, "language": article.language,
         "body_text": article.content_text, "body_html": article.content_html,
@@ -62,6 +63,7 @@ def stored_page(facts: FetchFacts, result: PageResult) -> dict[str, Any]:
         "url": facts.url, "final_url": facts.final_url, "status": facts.status,
         "fetched_at": facts.fetched_at.isoformat(), "encoding": facts.encoding,
         "source_id": facts.source_id, "crawl_run_id": facts.crawl_run_id,
+        "ticket": facts.ticket,
         "content_hash": content_hash(extracted),
         "type_confidence": decision.confidence, "type_decided_by": decision.decided_by,
         "type_candidates": [list(candidate) for candidate in decision.candidates],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -63,6 +64,35 @@ def _type_of(obj: dict) -> str:
     return " ".join(kind).lower() if isinstance(kind, list) else str(kind).lower()
 
 
+_LOOSE_TYPE = re.compile(r'"@type"\s*:\s*"([^"]+)"')
+_LOOSE_FIELDS = {key: re.compile(rf'"{key}"\s*:\s*"((?:[^"\\]|\\.)*)"')
+                 for key in ("headline", "datePublished", "inLanguage")}
+_LOOSE_AUTHOR = re.compile(r'"author"\s*:\s*(?:\[\s*)?\{[^{}]*?"name"\s*:\s*"((?:[^"\\]|\\.)*)"'
+                           r'|"author"\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+def _loose(text: str) -> dict:
+    """Fields read one by one from JSON-LD that does not parse (raw HTML or quotes in values):
+    CMS templates break the JSON, rarely the few fields we need."""
+    kind = _LOOSE_TYPE.search(text)
+    found: dict = {"@type": kind.group(1)} if kind else {}
+    for key, pattern in _LOOSE_FIELDS.items():
+        match = pattern.search(text)
+        if match:
+            found[key] = _unescape(match.group(1))
+    author = _LOOSE_AUTHOR.search(text)
+    if author:
+        found["author"] = _unescape(author.group(1) or author.group(2))
+    return found
+
+
+def _unescape(value: str) -> str:
+    try:
+        return json.loads(f'"{value}"', strict=False)
+    except ValueError:
+        return value
+
+
 def from_json_ld(tree: lxml.html.HtmlElement) -> Declared:
     """Headline, author, date and language of the first article-like JSON-LD object."""
     found = Declared()
@@ -70,9 +100,9 @@ def from_json_ld(tree: lxml.html.HtmlElement) -> Declared:
         if "ld+json" not in (script.get("type") or ""):
             continue
         try:
-            data = json.loads(script.text or "")
+            data = json.loads(script.text or "", strict=False)
         except ValueError:
-            continue
+            data = _loose(script.text or "")
         for obj in _objects(data):
             if not any(kind in _type_of(obj) for kind in _ARTICLE_TYPES):
                 continue

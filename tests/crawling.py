@@ -20,8 +20,9 @@ def run_crawl(start_urls: str, database_url: str, journal_dir: Path, *options: s
     """`scrapy crawl site -a start_urls=…` with the given extra `-a`/`-s` options."""
     env = {**os.environ, "DATABASE_URL": database_url, "JOURNAL_DIR": str(journal_dir)}
     env.pop("REDIS_URL", None)
+    level = os.environ.get("CRAWL_LOG_LEVEL", "INFO")
     command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"start_urls={start_urls}",
-               "-s", "LOG_LEVEL=" + os.environ.get("CRAWL_LOG_LEVEL", "INFO"), "-s", "AUTOTHROTTLE_ENABLED=False", *options]
+               "-s", f"LOG_LEVEL={level}", "-s", "AUTOTHROTTLE_ENABLED=False", *options]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=timeout, check=False)
 

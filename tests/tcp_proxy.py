@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 
@@ -32,17 +33,14 @@ class TcpProxy:
     def stop(self) -> None:
         with self._lock:
             if self._server is not None:
-                try:  # wakes the thread blocked in accept(); close() alone does not on Linux
+                # shutdown() wakes the thread blocked in accept(); close() alone does not on Linux.
+                with contextlib.suppress(OSError):
                     self._server.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 self._server.close()
                 self._server = None
             for connection in self._connections:
-                try:
+                with contextlib.suppress(OSError):
                     connection.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 connection.close()
             self._connections.clear()
 
@@ -67,7 +65,5 @@ class TcpProxy:
             pass
         finally:
             for sock in (source, sink):
-                try:
+                with contextlib.suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass

@@ -8,7 +8,8 @@ import pytest
 
 from pipelines.document import NotHtmlError, decode_html, load_document
 
-CHINESE = "<html><head><title>新闻</title></head><body><p>今天天气很好，我们去公园散步。</p></body></html>"
+CHINESE = ("<html><head><title>新闻</title></head>"
+           "<body><p>今天天气很好，我们去公园散步。</p></body></html>")
 
 
 def test_gbk_without_any_charset_declaration_is_detected() -> None:
@@ -64,7 +65,7 @@ def test_broken_html_is_repaired() -> None:
 
 
 def test_xml_declaration_with_encoding_is_accepted() -> None:
-    body = '<?xml version="1.0" encoding="utf-8"?><html><body><p>ok</p></body></html>'.encode()
+    body = b'<?xml version="1.0" encoding="utf-8"?><html><body><p>ok</p></body></html>'
     assert load_document(body).body.findtext("p") == "ok"
 
 

@@ -1,4 +1,4 @@
-"""Page-type decisions: rule precedence, per-site overrides, and the shipped model on small pages."""
+"""Page-type decisions: rule precedence, site overrides, the shipped model on small pages."""
 
 from __future__ import annotations
 
@@ -29,8 +29,10 @@ LIST = """<html><head><title>国内新闻_列表</title></head><body>
     f"<span>2023-05-{d:02d}</span></li>" for d in range(1, 26)))
 
 FORUM = """<html><head><title>求助：电脑蓝屏怎么办 - 电脑论坛</title></head><body>
-<div class="post"><div class="author">楼主 小王</div><p>电脑最近经常蓝屏，重装系统也没有用，大家帮忙看看？</p></div>
-<div class="post"><div class="author">2楼 老李</div><p>回复：先检查一下内存条，再看看硬盘有没有坏道。</p></div>
+<div class="post"><div class="author">楼主 小王</div>
+<p>电脑最近经常蓝屏，重装系统也没有用，大家帮忙看看？</p></div>
+<div class="post"><div class="author">2楼 老李</div>
+<p>回复：先检查一下内存条，再看看硬盘有没有坏道。</p></div>
 </body></html>"""
 
 

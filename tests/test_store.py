@@ -26,7 +26,8 @@ def test_new_then_unchanged_then_updated(pg_url: str) -> None:
         counts = save_pages(session, [article_page(URL)])
     assert (counts.new, counts.updated, counts.unchanged) == (0, 0, 1)
     with sessions.begin() as session:
-        counts = save_pages(session, [article_page(URL, body="改写后的正文。", comments=("新评论",))])
+        rewritten = article_page(URL, body="改写后的正文。", comments=("新评论",))
+        counts = save_pages(session, [rewritten])
     assert (counts.new, counts.updated, counts.unchanged) == (0, 1, 0)
     assert _count(sessions, Page) == 1 and _count(sessions, Article) == 1
     with sessions() as session:
@@ -55,7 +56,8 @@ def test_replaying_the_same_batch_twice_stores_each_page_once(pg_url: str) -> No
 def test_duplicate_urls_within_one_batch_keep_the_last(pg_url: str) -> None:
     sessions = session_factory(pg_url)
     with sessions.begin() as session:
-        counts = save_pages(session, [article_page(URL, body="旧。"), article_page(URL, body="新。")])
+        batch = [article_page(URL, body="旧。"), article_page(URL, body="新。")]
+        counts = save_pages(session, batch)
     assert counts.new == 1
     with sessions() as session:
         assert session.scalars(select(Article.body_text)).one() == "新。"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -32,6 +33,7 @@ class DemoServer:
         self.verbose = verbose
         self._sites: dict[int, Site] = {}
         self._lock = threading.Lock()
+        self.hits: Counter[str] = Counter()  # GETs per path: lets tests prove "fetched once"
         self.set_edition(edition)
         self.httpd = _HTTPServer((host, port), _Handler)
         self.httpd.demo = self
@@ -117,6 +119,8 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
+        with self.server.demo._lock:
+            self.server.demo.hits[urlsplit(self.path).path] += 1
         self._reply(send_body=True)
 
     def do_HEAD(self) -> None:

@@ -1,28 +1,39 @@
-"""`scrapy crawl site`: crawl any site from start URLs or a stored Source.
+"""`scrapy crawl site`: crawl any site from start URLs or a stored Source, alone or as one
+of many workers sharing a Redis frontier (when REDIS_URL is set).
 
 The spider never parses HTML: it yields each response's raw facts, and the item
 pipelines parse the page once. After extraction the frontier stage asks
-`follow_up` which links to fetch next: list records and the next page first,
-then other in-site links, within depth, page and domain limits.
+`follow_up` which links to fetch next: the next page and list records first, then
+other in-site links, within the source's depth, page and domain limits. Every
+request carries plain, serialisable meta: run_id, source_id, depth (and, in
+distributed mode, the ticket the cluster ledger counts it by).
 """
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import scrapy
+from scrapy import signals
+from scrapy.crawler import Crawler
 from scrapy.http import Response
+from scrapy_redis.spiders import RedisMixin
 from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
 
+from crawler.cluster.ledger import RunLedger
+from crawler.cluster.runs import create_run, push_start_urls
 from crawler.items import CrawledPage
-from crawler.sources import CrawlTarget, hosts_of, split_list, target_from_source
+from crawler.sources import CrawlTarget, adhoc_source, hosts_of, split_list, target_from_source
 from crawler.urls import normalise_url
 from models.db import session_factory
-from models.store import stored_page_types
+from models.store import finish_run, stored_page_types
 
 # Priorities: higher is fetched sooner. Fresh list records and pagination lead.
 PRIORITY_START = 100
@@ -33,29 +44,45 @@ _SKIPPED_TYPES = (b"image/", b"audio/", b"video/", b"application/pdf", b"applica
                   b"application/octet-stream", b"font/")
 
 
-class SiteSpider(scrapy.Spider):
-    """Crawl one or more sites: -a start_urls=URL[,URL…] | -a source=NAME,
-    optional -a max_pages=N -a depth=N -a allowed_domains=HOST[,HOST…]."""
+class SiteSpider(RedisMixin, scrapy.Spider):
+    """-a start_urls=URL[,URL…] | -a source=NAME, optional -a max_pages=N -a depth=N
+    -a allowed_domains=HOST[,HOST…]. With REDIS_URL set and no arguments: a worker
+    that takes whatever the shared queue holds."""
 
     name = "site"
+    ledger: RunLedger | None = None  # set by the cluster scheduler in distributed mode
 
     def __init__(self, start_urls: str = "", source: str | None = None,
                  max_pages: str | int | None = None, depth: str | int | None = None,
                  allowed_domains: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.target = self._plan(start_urls, source, max_pages, depth, allowed_domains)
-        self.start_urls = list(self.target.start_urls)
-        self.allowed_domains = list(self.target.allowed_domains)
+        self._arguments = (start_urls, source, max_pages, depth, allowed_domains)
+        self._targets: dict[int | None, CrawlTarget] = {}
         self._requested: set[str] = set()
+        self.run_id: int | None = None
 
-    @staticmethod
-    def _plan(start_urls: str, source: str | None, max_pages: str | int | None,
-              depth: str | int | None, allowed_domains: str) -> CrawlTarget:
-        base = target_from_source(source, None) if source else None
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.database_url = crawler.settings.get("DATABASE_URL")
+        spider.distributed = bool(crawler.settings.get("REDIS_URL"))
+        spider.target = spider._plan(*spider._arguments)
+        crawler.signals.connect(spider.item_lost, signal=signals.item_dropped)
+        crawler.signals.connect(spider.item_lost, signal=signals.item_error)
+        if spider.distributed:
+            spider.setup_redis(crawler)
+        elif spider.target is None:
+            raise ValueError("give -a start_urls=URL[,URL…] or -a source=NAME "
+                             "(or set REDIS_URL to run as a worker)")
+        return spider
+
+    def _plan(self, start_urls: str, source: str | None, max_pages: str | int | None,
+              depth: str | int | None, allowed_domains: str) -> CrawlTarget | None:
+        base = target_from_source(source, self.database_url) if source else None
         urls = split_list(start_urls) or (base.start_urls if base else ())
         if not urls:
-            raise ValueError("give -a start_urls=URL[,URL…] or -a source=NAME")
-        return CrawlTarget(
+            return None
+        target = CrawlTarget(
             start_urls=urls,
             allowed_domains=split_list(allowed_domains) or (base.allowed_domains if base
                                                             else hosts_of(urls)),
@@ -64,37 +91,88 @@ class SiteSpider(scrapy.Spider):
             source_id=base.source_id if base else None,
             page_type_rules=base.page_type_rules if base else (),
         )
+        self._targets[target.source_id] = target
+        return target
+
+    def target_for(self, source_id: int | None) -> CrawlTarget:
+        """The limits and rules of the source a request belongs to (loaded once)."""
+        if source_id not in self._targets:
+            self._targets[source_id] = target_from_source(None, self.database_url, source_id)
+        return self._targets[source_id]
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
-        for url in self.start_urls:
-            request = self.page_request(url, depth=0, priority=PRIORITY_START, refresh=True)
+        if self.target is not None:
+            for request in self._start_run(self.target):
+                yield request
+        if self.distributed:
+            for request in self.next_requests():
+                yield request
+
+    def _start_run(self, target: CrawlTarget) -> Iterator[scrapy.Request]:
+        """Record the run; alone, fetch its start URLs; in a cluster, share them."""
+        sessions = session_factory(self.database_url)
+        if self.distributed and target.source_id is None:  # needs the database, like workers
+            target = replace(target, source_id=adhoc_source(target, self.database_url))
+            self._targets[target.source_id] = target
+        try:
+            self.run_id = create_run(sessions, self.name, target.source_id)
+        except SQLAlchemyError as error:
+            self.logger.warning("database unreachable at start (%s): crawling without a run "
+                                "record; items are journalled until it returns", error)
+        if self.distributed:
+            push_start_urls(self.server, self.name, self.run_id, target.source_id,
+                            target.start_urls)
+            return
+        for url in target.start_urls:
+            request = self.page_request(url, {"run_id": self.run_id,
+                                              "source_id": target.source_id, "depth": 0},
+                                        PRIORITY_START, refresh=True)
             if request is not None:
                 yield request
 
-    def page_request(self, url: str, depth: int, priority: int,
+    def spider_idle(self) -> None:
+        """scrapy-redis counts idle time from start-up; count it from the last response, so a
+        busy worker does not exit in a momentary lull (MAX_IDLE_TIME_BEFORE_CLOSE)."""
+        received = self.crawler.stats.get_value("response_received_count", 0)
+        if received != getattr(self, "_received_at_idle", None):
+            self._received_at_idle = received
+            self.spider_idle_start_time = int(time.time())
+        super().spider_idle()
+
+    def make_request_from_data(self, data: bytes) -> scrapy.Request | None:
+        """A start URL pushed to Redis by a run's starter: {"url", "meta"}."""
+        entry = json.loads(data)
+        return self.page_request(entry["url"], entry.get("meta", {}), PRIORITY_START,
+                                 refresh=False)
+
+    def page_request(self, url: str, meta: dict[str, Any], priority: int,
                      refresh: bool = False) -> scrapy.Request | None:
-        """A request for one page, or None once max_pages distinct URLs were requested."""
-        if url in self._requested:
+        """A request for one page, or None once the source's max_pages were requested
+        (counted per worker: in a cluster the limit is per worker)."""
+        limit = self.target_for(meta.get("source_id")).max_pages
+        key = f"{meta.get('run_id')}:{url}"
+        if key in self._requested or (limit and len(self._requested) >= limit):
             return None
-        if self.target.max_pages and len(self._requested) >= self.target.max_pages:
-            return None
-        self._requested.add(url)
+        self._requested.add(key)
         return scrapy.Request(url, callback=self.parse, errback=self.on_error, priority=priority,
-                              dont_filter=refresh, meta={"depth": depth})
+                              dont_filter=refresh, meta=dict(meta))
 
     def parse(self, response: Response) -> Iterator[CrawledPage]:
         content_type = response.headers.get(b"Content-Type") or b""
         if content_type.lower().startswith(_SKIPPED_TYPES):
             self.logger.info("skipped non-HTML %s (Content-Type %s)", response.url,
                              content_type.decode("latin-1"))
-            self.crawler.stats.inc_value("pages/skipped_non_html")
+            self.count(response.meta, "pages/skipped_non_html")
+            self.request_done(response.meta)
             return
+        meta = response.meta
         yield CrawledPage(
             url=normalise_url(response.request.url), final_url=response.url,
             status=response.status, body=response.body,
             content_type=content_type.decode("latin-1") or None,
-            fetched_at=datetime.now(UTC), depth=response.meta.get("depth", 0),
-            source_id=self.target.source_id)
+            fetched_at=datetime.now(UTC), depth=meta.get("depth", 0),
+            source_id=meta.get("source_id"), run_id=meta.get("run_id"),
+            ticket=meta.get("ticket"))
 
     def on_error(self, failure: Failure) -> None:
         """Every failed fetch gets one clear log line and an error-kind counter; crawl goes on."""
@@ -103,29 +181,69 @@ class SiteSpider(scrapy.Spider):
         response = getattr(failure.value, "response", None)
         if response is not None:
             kind = f"http_{response.status}"
-        self.crawler.stats.inc_value(f"errors/{kind}")
+        meta = request.meta if request is not None else {}
+        self.count(meta, f"errors/{kind}")
         self.logger.warning("fetch failed (%s) %s: %s", kind,
                             request.url if request else "?", failure.getErrorMessage())
+        self.request_done(meta)
 
-    def in_scope(self, url: str) -> bool:
+    def item_lost(self, item: CrawledPage, **_: Any) -> None:
+        """A page dropped (empty, binary) or broken in a stage is done too."""
+        self.request_done(item.meta)
+
+    def count(self, meta: dict[str, Any], name: str, value: int = 1) -> None:
+        """Count an event in this worker's stats and, in a cluster, in its run's stats."""
+        self.crawler.stats.inc_value(name, value)
+        if self.ledger is not None and meta.get("run_id") is not None:
+            self.ledger.count(meta["run_id"], name, value)
+
+    def request_done(self, meta: dict[str, Any]) -> None:
+        """A request is finished (stored, skipped or failed); the last one ends its run."""
+        if self.ledger is None:
+            return
+        if self.ledger.done(meta) == 0:
+            self._finish_run(meta["run_id"], self.ledger.close_run(meta["run_id"]))
+
+    def closed(self, reason: str) -> None:
+        """Alone, the crawl is the run: it ends with the spider."""
+        if not self.distributed and self.run_id is not None:
+            stats = {key: value if isinstance(value, int | float | str) else str(value)
+                     for key, value in self.crawler.stats.get_stats().items()}
+            self._finish_run(self.run_id, {**stats, "finish_reason": reason})
+
+    def _finish_run(self, run_id: int, stats: dict[str, Any]) -> None:
+        interesting = {k: v for k, v in sorted(stats.items())
+                       if k.split("/")[0] in ("pages", "errors", "template", "records",
+                                              "frontier", "finish_reason")}
+        self.logger.info("crawl run %s finished: %s", run_id, json.dumps(interesting))
+        try:
+            with session_factory(self.database_url).begin() as session:
+                finish_run(session, run_id, "finished", stats)
+        except SQLAlchemyError as error:
+            self.logger.warning("could not record the end of crawl run %s: %s", run_id, error)
+
+    def in_scope(self, url: str, target: CrawlTarget) -> bool:
         host = urlsplit(url).hostname or ""
-        return any(host == d or host.endswith("." + d) for d in self.allowed_domains)
+        return any(host == d or host.endswith("." + d) for d in target.allowed_domains)
 
     def follow_up(self, item: CrawledPage, records: Iterable[str], next_page: str | None,
                   links: Iterable[str]) -> Iterator[scrapy.Request]:
         """Decide what to fetch after a page: its next page and records first, then links."""
+        target = self.target_for(item.source_id)
         depth = item.depth + 1
         # Pagination stays at the list's depth: a board's 20th page is as near as its first.
         candidates = [(next_page, PRIORITY_NEXT_PAGE, item.depth)] if next_page else []
-        if depth <= self.target.max_depth:
+        if depth <= target.max_depth:
             candidates += [(url, PRIORITY_RECORD, depth) for url in records]
             candidates += [(url, PRIORITY_LINK, depth) for url in links]
-        scoped = [(normalise_url(url), p, d) for url, p, d in candidates if self.in_scope(url)]
+        scoped = [(normalise_url(url), p, d) for url, p, d in candidates
+                  if self.in_scope(url, target)]
         known = self.known_details(url for url, _, _ in scoped)
         self.crawler.stats.inc_value("frontier/known_skipped", len(known))
         for url, priority, url_depth in scoped:
             if url not in known:
-                request = self.page_request(url, url_depth, priority)
+                meta = {"run_id": item.run_id, "source_id": item.source_id, "depth": url_depth}
+                request = self.page_request(url, meta, priority)
                 if request is not None:
                     yield request
 
@@ -133,7 +251,7 @@ class SiteSpider(scrapy.Spider):
         """Stored pages that are not lists: already have them, so a revisit skips them.
         If the database is down we cannot tell, and fetch (upserts make that harmless)."""
         try:
-            with session_factory(self.settings.get("DATABASE_URL"))() as session:
+            with session_factory(self.database_url)() as session:
                 stored = stored_page_types(session, urls)
         except SQLAlchemyError as error:
             self.logger.warning("cannot check stored URLs (%s); fetching all", error)

@@ -16,7 +16,8 @@ from datetime import date
 
 import lxml.html
 
-from pipelines.labelling.features import find_day, page_titles, squash, weighted_length
+from pipelines.labelling.days import find_day
+from pipelines.labelling.features import page_titles, squash, weighted_length
 from pipelines.labelling.linearise import Block
 
 LABELS = ("title", "author", "time", "content", "comment", "other")
@@ -31,6 +32,7 @@ TITLE_SIMILARITY = 0.8
 MIN_NAME_CHARS = 4
 MAX_BYLINES = 2  # author (or time) blocks per page: the byline and maybe a repeat at the end
 BYLINE_AFTER_BODY = 3
+HEADER_WINDOW = 3  # blocks either side of the body's start searched for an undeclared dateline
 _TITLE_SPLIT = re.compile(r"\s+[|\-–—:·»_]+\s+|\s*[|·»]\s*")
 _NAME_SPLIT = re.compile(r"[,;/&|]|\s+(?:and|und|et|y)\s+", re.I)
 _HEADINGS = frozenset({"h1", "h2", "h3"})
@@ -146,6 +148,17 @@ def _names(authors: Sequence[str]) -> list[str]:
     return [part for part in parts if weighted_length(part) >= MIN_NAME_CHARS]  # 张三 counts
 
 
+def _header_day(blocks: Sequence[Block], squashed: list[str], first: int) -> date | None:
+    """The day on a short block next to where the body starts: the dateline of a page whose
+    data set gives no date (otherwise a body that includes its dateline teaches "content")."""
+    for i in range(max(0, first - HEADER_WINDOW), min(len(blocks), first + HEADER_WINDOW + 1)):
+        if 0 < len(squashed[i]) <= MAX_META_CHARS:
+            found = find_day(blocks[i].text)
+            if found and any(ch.isdigit() for ch in found[1]):
+                return found[0]
+    return None
+
+
 def _byline_labels(blocks: Sequence[Block], squashed: list[str], labels: list[str],
                    truth: Truth) -> None:
     """Author and time on the first short blocks naming the author or the day, in place.
@@ -155,6 +168,7 @@ def _byline_labels(blocks: Sequence[Block], squashed: list[str], labels: list[st
     names = _names(truth.authors)
     content = [i for i, label in enumerate(labels) if label == "content"]
     end = (content[-1] if content else len(blocks)) + BYLINE_AFTER_BODY
+    day = truth.day or (_header_day(blocks, squashed, content[0]) if content else None)
     used = {"author": 0, "time": 0}
     for i, (block, text) in enumerate(zip(blocks[:end], squashed, strict=False)):
         if labels[i] == "comment" or not text or len(text) > MAX_META_CHARS:
@@ -162,9 +176,9 @@ def _byline_labels(blocks: Sequence[Block], squashed: list[str], labels: list[st
         label = None
         if any(name in text for name in names):
             label = "author"
-        elif truth.day is not None:
+        elif day is not None:
             found = find_day(block.text)
-            label = "time" if found and found[0] == truth.day else None
+            label = "time" if found and found[0] == day else None
         if label and used[label] < MAX_BYLINES:
             labels[i] = label
             used[label] += 1

@@ -20,7 +20,7 @@ import lxml.html
 from pipelines.document import load_document
 from pipelines.labelling import page_sequence
 from pipelines.labelling.align import Truth, align, declared_truth
-from pipelines.labelling.features import find_day
+from pipelines.labelling.days import find_day
 
 SOURCES = ("dragnet-dev", "article-bench", "metadata-dev")
 HELD_OUT_FOLDS = 5  # one site in five is held out

@@ -16,11 +16,11 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import datetime
 
 import lxml.html
 
-from pipelines.dates import find_date
+from pipelines.labelling.days import find_day
 from pipelines.labelling.linearise import Block
 
 CJK_WEIGHT = 3
@@ -33,12 +33,6 @@ _DIGIT = re.compile(r"\d")
 _CLOCK = re.compile(r"\d{1,2}[:：]\d{2}")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _LABEL_COLON = re.compile(r"^[^:：]{1,12}[:：]")
-# Day shapes pipelines.dates does not read: 19.10.2019, 10/19/2019, 19. Oktober 2019.
-_NUMERIC_DAY = re.compile(r"(?<![\d.])(\d{1,2})([./])(\d{1,2})\2((?:19|20)\d{2})(?!\d)")
-_GERMAN_MONTHS = ("januar", "februar", "märz", "april", "mai", "juni", "juli", "august",
-                  "september", "oktober", "november", "dezember")
-_GERMAN_DAY = re.compile(
-    r"(?<!\d)(\d{1,2})\.\s*(" + "|".join(_GERMAN_MONTHS) + r"|jänner)\s+((?:19|20)\d{2})", re.I)
 # Cue words in the text itself; each group is one feature.
 TEXT_CUES = {
     "author": re.compile(
@@ -55,6 +49,7 @@ TEXT_CUES = {
     "more": re.compile(r"阅读全文|更多|相关|上一篇|下一篇|read more|related|more\b|weiterlesen",
                        re.I),
 }
+BYLINE_CUES = ("author", "source", "time")
 # Cue words in class / id / itemprop / rel of the block and its ancestors.
 ATTRIBUTE_CUES = {
     "comment": re.compile(r"comment|reply|discuss|disqus|respond|pinglun|review"),
@@ -94,35 +89,7 @@ def page_titles(tree: lxml.html.HtmlElement) -> list[str]:
         "//meta[@property='og:title' or @name='twitter:title' or @name='title']/@content"
         " | //head/title//text()"
     )
-    return [squashed for squashed in (squash(str(text)) for text in found) if squashed]
-
-
-def _numeric_day(text: str) -> tuple[date, str] | None:
-    for match in _NUMERIC_DAY.finditer(text):
-        first, separator, second, year = match.groups()
-        day, month = int(first), int(second)
-        if separator == "/" and day <= 12:
-            day, month = month, day  # 10/19/2019: slashes are read month first
-        try:
-            return date(int(year), month, day), match.group(0)
-        except ValueError:
-            continue
-    return None
-
-
-def find_day(text: str, now: datetime | None = None) -> tuple[date, str] | None:
-    """The first calendar day written in `text`, with the substring it was read from."""
-    found = find_date(text, now)
-    if found:
-        return found[0].date(), found[1]
-    match = _GERMAN_DAY.search(text)
-    if match:
-        month = 1 if match[2].lower() == "jänner" else _GERMAN_MONTHS.index(match[2].lower()) + 1
-        try:
-            return date(int(match[3]), month, int(match[1])), match.group(0)
-        except ValueError:
-            pass
-    return _numeric_day(text)
+    return [str(text).strip() for text in found if str(text).strip()]
 
 
 def _bucket(value: float, edges: Sequence[float]) -> int:
@@ -203,6 +170,8 @@ def sign_features(text: str, now: datetime | None) -> dict[str, float]:
             feats["sign:date_only"] = 1.0
     lead = text[:CUE_WINDOW]
     feats.update({f"cue:{name}": 1.0 for name, cue in TEXT_CUES.items() if cue.search(lead)})
+    if "sign:date" in feats and any(f"cue:{cue}" in feats for cue in BYLINE_CUES):
+        feats["sign:dated_byline"] = 1.0  # "2023年5月1日 来源：… 作者：…", "By X, May 1, 2023"
     return feats
 
 
@@ -270,7 +239,7 @@ def layout_features(block: Block, lineage: Lineage) -> dict[str, float]:
 
 
 def title_features(text: str, titles: Sequence[str]) -> dict[str, float]:
-    """Whether the block repeats a title the page declares in <head>."""
+    """Whether the block repeats a title the page declares in <head> (titles squashed)."""
     own = squash(text)
     if not own:
         return {}
@@ -303,6 +272,21 @@ def position_features(blocks: Sequence[Block]) -> list[dict[str, float]]:
     return result
 
 
+def headline_distance(own: Sequence[dict[str, float]]) -> list[dict[str, float]]:
+    """Blocks since the last headline-like block (h1, or one repeating the <head> title).
+
+    Bylines and dates sit just under the headline in every language.
+    """
+    result, last = [], None
+    for index, feats in enumerate(own):
+        distance = index - last if last is not None else None
+        result.append({f"since_headline={_bucket(distance, (1, 2, 5))}": 1.0}
+                      if distance is not None else {})
+        if "tag=h1" in feats or any(name.startswith("title=") for name in feats):
+            last = index
+    return result
+
+
 def _context(feats: dict[str, float], prefix: str) -> dict[str, float]:
     return {prefix + name: value for name, value in feats.items()
             if name.startswith(CONTEXT_PREFIXES)}
@@ -313,14 +297,16 @@ def sequence_features(
 ) -> list[dict[str, float]]:
     """One feature dict per block (name → value), neighbours' key features included."""
     lineage = Lineage()
+    titles = [squashed for squashed in (squash(title) for title in titles) if squashed]
     own = [
         {**quantity_features(b), **sign_features(b.text, now), **layout_features(b, lineage),
          **title_features(b.text, titles), **context_features(b), **repeat}
         for b, repeat in zip(blocks, repetition_features(blocks), strict=True)
     ]
     result = []
-    for index, (feats, position) in enumerate(zip(own, position_features(blocks), strict=True)):
-        merged = {"bias": 1.0, **feats, **position}
+    places = zip(position_features(blocks), headline_distance(own), strict=True)
+    for index, (feats, (position, headline)) in enumerate(zip(own, places, strict=True)):
+        merged = {"bias": 1.0, **feats, **position, **headline}
         merged.update(_context(own[index - 1], "p:") if index > 0 else {"p:BOS": 1.0})
         merged.update(_context(own[index + 1], "n:") if index + 1 < len(own) else {"n:EOS": 1.0})
         if index > 0 and blocks[index - 1].element.tag == blocks[index].element.tag:

@@ -1,8 +1,8 @@
 """S0 steps 1–2 (seed 000): turn the DOM into a sequence of text blocks, dropping noise.
 
-A block is a non-inline element with its inline descendants' text merged in, so
-the sequence holds the leaves and the few levels just above them, as the seed
-asks. Characters (C), links (L) and form-control characters (F) of every
+A block is a non-inline element with its inline descendants' text merged in (cut
+at line breaks), so the sequence holds the leaves and the few levels just above
+them, as the seed asks. Characters (C), links (L) and form-control characters (F) of every
 subtree come from one bottom-up pass; a top-down walk then skips subtrees that
 the T1–T5 rules call link or form noise and emits the surviving blocks.
 """
@@ -10,7 +10,7 @@ the T1–T5 rules call link or form noise and emits the surviving blocks.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from itertools import islice
 
@@ -129,50 +129,72 @@ def subtree_counts(body: lxml.html.HtmlElement) -> dict[lxml.html.HtmlElement, C
 
 
 @dataclass
-class _Open:
-    """A block being filled during the walk."""
+class _Run:
+    """Text one block owns between line breaks and nested blocks: one sequence item."""
 
     element: lxml.html.HtmlElement
     depth: int
-    pieces: list[str]
-    counts: Counts
+    pieces: list[str] = field(default_factory=list)
+    counts: Counts = field(default_factory=Counts)
     link_chars: int = 0
     emphasis_chars: int = 0
+
+
+class _Owner:
+    """A block element during the walk; its text goes to runs appended in document order."""
+
+    def __init__(self, element: lxml.html.HtmlElement, depth: int, runs: list[_Run]) -> None:
+        self.element, self.depth, self._runs = element, depth, runs
+        self._current: _Run | None = None
+
+    def run(self) -> _Run:
+        """The open run, or a new one when a break or a nested block came after it."""
+        if self._current is None or self._runs[-1] is not self._current:
+            self._current = _Run(self.element, self.depth)
+            self._runs.append(self._current)
+        return self._current
+
+    def line_break(self) -> None:
+        self._current = None
 
     def add(self, text: str | None, in_link: bool, emphasised: bool, in_form: bool) -> None:
         size = _visible_len(text)
         if not size:
             return
-        self.pieces.append(text)
-        self.counts.chars += size
-        self.link_chars += size if in_link else 0
-        self.emphasis_chars += size if emphasised else 0
-        self.counts.form_chars += size if in_form else 0
+        run = self.run()
+        run.pieces.append(text)
+        run.counts.chars += size
+        run.link_chars += size if in_link else 0
+        run.emphasis_chars += size if emphasised else 0
+        run.counts.form_chars += size if in_form else 0
 
 
 def _close(
-    block: _Open, counts: dict[lxml.html.HtmlElement, Counts], page: Counts,
+    run: _Run, counts: dict[lxml.html.HtmlElement, Counts], page: Counts,
     params: NoiseFilterParams,
 ) -> Block | None:
-    kind = classify(block.counts, params)
+    kind = classify(run.counts, params)
     if kind in NOISE:
         return None
-    text = _SPACE.sub(" ", " ".join(block.pieces)).strip()
-    ancestors = tuple(counts.get(a, page) for a in islice(block.element.iterancestors(),
+    text = _SPACE.sub(" ", " ".join(run.pieces)).strip()
+    ancestors = tuple(counts.get(a, page) for a in islice(run.element.iterancestors(),
                                                            CONTEXT_LEVELS))
-    return Block(block.element, text, block.depth, kind, block.counts.chars,
-                 block.counts.links, block.link_chars, block.emphasis_chars, ancestors, page)
+    return Block(run.element, text, run.depth, kind, run.counts.chars, run.counts.links,
+                 run.link_chars, run.emphasis_chars, ancestors, page)
 
 
 def linearise(
     body: lxml.html.HtmlElement, params: NoiseFilterParams = NOISE_FILTER
 ) -> list[Block]:
-    """The page's non-noise text blocks in document order (by where each block starts)."""
+    """The page's non-noise text runs in document order.
+
+    A block's text is cut at <br> and around nested blocks, so a body written as one
+    <div> of <br>-separated lines yields a run of paragraphs, as <p> markup does.
+    """
     counts = subtree_counts(body)
-    root = _Open(body, 0, [], Counts())
-    opened: list[_Open] = [root]
+    runs: list[_Run] = []
     # Items: (is_tail, element, owning block, depth, in_link, emphasised, in_form).
-    stack: list[tuple] = [(False, body, root, 0, False, False, False)]
+    stack: list[tuple] = [(False, body, _Owner(body, 0, runs), 0, False, False, False)]
     while stack:
         is_tail, element, owner, depth, in_link, emphasised, in_form = stack.pop()
         if is_tail:
@@ -181,17 +203,19 @@ def linearise(
         tag = element.tag if isinstance(element.tag, str) else None
         if element is not body:
             stack.append((True, element, owner, depth, in_link, emphasised, in_form))
+        if tag == "br":
+            owner.line_break()
         if tag is None or tag in SKIPPED_TAGS or classify(counts[element], params) in NOISE:
             continue
         if element is not body and tag not in INLINE_TAGS:
-            owner = _Open(element, depth, [], Counts())
-            opened.append(owner)
-        in_link = in_link or _is_link(element)
-        owner.counts.links += int(_is_link(element))
+            owner = _Owner(element, depth, runs)
+        if _is_link(element):
+            in_link = True
+            owner.run().counts.links += 1
         emphasised = emphasised or tag in EMPHASIS_TAGS
         in_form = in_form or tag in FORM_TAGS
         owner.add(element.text, in_link, emphasised, in_form)
         for child in reversed(element):
             stack.append((False, child, owner, depth + 1, in_link, emphasised, in_form))
-    closed = (_close(b, counts, counts[body], params) for b in opened)
+    closed = (_close(run, counts, counts[body], params) for run in runs)
     return [block for block in closed if block is not None]

@@ -34,7 +34,8 @@ def classify_page(
     if matched is not None:
         page_type, decided_by = matched
         return PageTypeDecision(page_type, 1.0, decided_by, [(page_type, 1.0)])
-    ranked = (model or load_model()).rank(extract_features(doc))
+    model = model or load_model()
+    ranked = model.rank(extract_features(doc, model.features))
     best, confidence = ranked[0]
     if confidence < params.min_confidence:
         best = FALLBACK_TYPE

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from pipelines.document import Document
 from pipelines.pagetype.page_features import page_features
 from pipelines.pagetype.url_features import url_features
 
 
-def extract_features(doc: Document) -> dict[str, float]:
-    """Every feature of a page; absent names (e.g. URL features without a URL) mean 0."""
-    return url_features(doc.url) | page_features(doc.tree)
+def extract_features(doc: Document, names: Collection[str] | None = None) -> dict[str, float]:
+    """The features of a page (all, or at least `names`); absent names mean "no evidence"."""
+    return url_features(doc.url) | page_features(doc.tree, names)
 
 
 def family(name: str) -> str:

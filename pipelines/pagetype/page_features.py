@@ -1,16 +1,22 @@
-"""Page features of SPEC S3, gathered in ONE walk over the already-parsed, cleaned tree.
+"""Page features of SPEC S3, read off the parsed, cleaned tree with a few C-level lxml calls.
 
-The walk collects tag counts, visible text pieces, link text and hrefs; every
-later figure is computed from those collections with C-speed string counts.
-Counts enter as log(1 + n) so one huge page does not dominate min/max scaling.
-Feature names start with their family (txt, head, tag, link, gram, lst): SVM-RFE
-selects per family first.
+A Python loop over every element costs more than the whole 1 ms budget, so the
+scan asks libxml2 for what it needs in bulk: the page serialised once as HTML
+(tags and refs are counted in it with C string scans), the body text serialised
+once, the text pieces inside links (one XPath), and the few form-like elements
+whose text SPEC S3 ignores (a tag-filtered iter). Families are computed only
+when the model asks for one of their names. Lengths are UTF-8 bytes without
+whitespace, which weighs a Chinese character about like a short English word, so
+thresholds do not depend on language. Counts enter as log(1 + n) so one huge page
+does not dominate scaling. Feature names start with their family (txt, head, tag,
+link, gram, lst): SVM-RFE selects per family first.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection
+from functools import cached_property
 from math import log1p
 
 from lxml import etree, html
@@ -20,164 +26,197 @@ from pipelines.pagetype.vocab import (
     HEAD_WORDS,
     IGNORED_TAGS,
     OTHER_MARKS,
+    PAGER_WORDS,
     SENTENCE_MARKS,
     TEXT_WORDS,
     TYPE_CLASSES,
     URL_KEYWORDS,
 )
 
-LONG_ANCHOR_CHARS = 12  # anchor text at least this long reads as a headline, not a menu item
-PARAGRAPH_CHARS = 50  # a text piece this long outside links reads as running prose
+HEADLINE_BYTES = 24  # link text this heavy reads as a headline (8 CJK chars, ~4 English words)
+RUN_CANDIDATES = 5  # longest raw gaps re-weighed without whitespace to find the longest run
 _DATED_HREF = re.compile(r"(?<!\d)(?:19|20)\d{2}[-/_]?[01]\d(?:[-/_]?[0-3]\d)?(?!\d)")
-_HIDDEN_ROOTS = IGNORED_TAGS | {"head"}
+_TEXT_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d(?:[-/.]|年)[01]?\d(?:[-/.]|月)[0-3]?\d(?!\d)")
+
+_LINK_TEXT = etree.XPath("descendant::a/descendant::text()", smart_strings=False)
+_HEAD_TEXT = etree.XPath("title/text() | meta/@content", smart_strings=False)
+# lxml serialises attributes as name="value" with quotes escaped, so this finds every ref.
+_REF = re.compile(r'\s(?:href|src)="([^"]*)"')
+_PAGE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$", re.M)
 
 
-@dataclass
-class _Walk:
-    """What the single traversal collects."""
-
-    tags: dict[str, int] = field(default_factory=dict)
-    texts: list[str] = field(default_factory=list)
-    head: list[str] = field(default_factory=list)
-    hrefs: list[str] = field(default_factory=list)
-    anchor_chars: dict[html.HtmlElement, int] = field(default_factory=dict)
-    link_chars: int = 0
+def weight(text: str) -> int:
+    """UTF-8 bytes of `text` without whitespace: a language-neutral amount of text."""
+    return len("".join(text.split()).encode("utf-8"))
 
 
-def _walk(root: html.HtmlElement) -> _Walk:
-    """One pass: tags, visible text (outside SPEC's ignored tags), link text, hrefs, head."""
-    walk = _Walk()
-    tags = walk.tags
-    hidden: set[html.HtmlElement] = set()
-    anchor_of: dict[html.HtmlElement, html.HtmlElement] = {}
-    for el in root.iter(etree.Element):
-        tag = el.tag
-        tags[tag] = tags.get(tag, 0) + 1
-        parent = el.getparent()
-        parent_hidden = parent in hidden
-        anchor = el if tag == "a" else anchor_of.get(parent)
-        if anchor is not None:
-            anchor_of[el] = anchor
-        if tag == "a" or tag == "link" or tag == "img":
-            _add_ref(walk, el, tag)
-        if tag in _HIDDEN_ROOTS or parent_hidden:
-            hidden.add(el)
-            if tag == "title" or tag == "meta":
-                walk.head.append(el.text if tag == "title" else el.get("content"))
-        else:
-            text = el.text.strip() if el.text else None
-            if text:
-                _add_text(walk, text, anchor)
-        tail = el.tail.strip() if el.tail else None
-        if tail and parent is not None and not parent_hidden:
-            _add_text(walk, tail, anchor_of.get(parent))
-    return walk
+class PageScan:
+    """What the features read from one tree, each fetched once and only when first needed."""
+
+    def __init__(self, root: html.HtmlElement) -> None:
+        found = root.find("body")
+        self.root = root
+        self.body = found if found is not None else root
+
+    @cached_property
+    def markup(self) -> str:
+        """The serialised page: tags and refs are counted in it with C-speed string scans."""
+        return etree.tostring(self.root, encoding=str, method="html")
+
+    def tag_count(self, tag: str) -> int:
+        """Elements named `tag`: lxml writes every start tag as <tag> or <tag attr…>."""
+        return self.markup.count(f"<{tag}>") + self.markup.count(f"<{tag} ")
+
+    @cached_property
+    def element_count(self) -> int:
+        return max(self.markup.count("<") - self.markup.count("</"), 1)
+
+    @cached_property
+    def full_text(self) -> str:
+        """All body text in document order, hidden-tag text included (one C serialisation)."""
+        return etree.tostring(self.body, method="text", encoding=str, with_tail=False)
+
+    @cached_property
+    def hidden_text(self) -> str:
+        """Text under SPEC's ignored tags (forms, buttons…): subtracted from every text figure."""
+        return "\n".join(
+            etree.tostring(el, method="text", encoding=str, with_tail=False)
+            for el in self.body.iter(*IGNORED_TAGS)
+            if next(el.iterancestors(*IGNORED_TAGS), None) is None)
+
+    @cached_property
+    def text(self) -> str:
+        return self.full_text.lower()
+
+    @cached_property
+    def text_weight(self) -> int:
+        return max(weight(self.full_text) - weight(self.hidden_text), 1)
+
+    def count(self, words: Collection[str]) -> int:
+        """Occurrences of `words` in the visible (lower-cased) text."""
+        hidden = self.hidden_text.lower()
+        return sum(self.text.count(w) - hidden.count(w) for w in words)
+
+    @cached_property
+    def link_pieces(self) -> list[str]:
+        return _LINK_TEXT(self.body)
+
+    @cached_property
+    def refs(self) -> list[str]:
+        return _REF.findall(self.markup)
+
+    @cached_property
+    def head_text(self) -> str:
+        head = self.root.find("head")
+        return " ".join(_HEAD_TEXT(head)).lower() if head is not None else ""
 
 
-def _add_ref(walk: _Walk, el: html.HtmlElement, tag: str) -> None:
-    ref = el.get("src" if tag == "img" else "href")
-    if ref:
-        walk.hrefs.append(ref)
-    if tag == "a":
-        walk.anchor_chars.setdefault(el, 0)
+def _longest_run(scan: PageScan) -> int:
+    """Weight of the longest stretch of body text with no link in it.
+
+    Articles have one long stretch (the body); lists are cut into short pieces by
+    their links. Link pieces are found in the serialised text in document order.
+    """
+    text, pos, gaps = scan.full_text, 0, []
+    for piece in scan.link_pieces:
+        start = text.find(piece, pos)
+        if start >= 0:
+            gaps.append((start - pos, pos))
+            pos = start + len(piece)
+    gaps.append((len(text) - pos, pos))
+    longest = sorted(gaps, reverse=True)[:RUN_CANDIDATES]
+    return max(weight(text[start:start + size]) for size, start in longest)
 
 
-def _add_text(walk: _Walk, text: str, anchor: html.HtmlElement | None) -> None:
-    walk.texts.append(text)
-    if anchor is not None:
-        walk.link_chars += len(text)
-        walk.anchor_chars[anchor] += len(text)
-
-
-def _word_features(prefix: str, text: str, words: dict[str, tuple[str, ...]]) -> dict[str, float]:
+def _list_features(scan: PageScan) -> dict[str, float]:
+    """Language-neutral list signals: link-cut text, headline links, pagers, dates."""
+    links = max(scan.tag_count("a"), 1)
+    headlines = sum(len(p.strip().encode("utf-8")) >= HEADLINE_BYTES for p in scan.link_pieces)
+    run = _longest_run(scan)
+    dates = len(_TEXT_DATE.findall(scan.full_text))
+    link_text = "\n".join(scan.link_pieces)
+    link_weight = weight(link_text)
+    link_text = link_text.lower()
+    pager = sum(link_text.count(w) for w in PAGER_WORDS) + sum(
+        scan.markup.count(f'rel="{r}"') for r in ("next", "prev"))
     return {
-        f"{prefix}_{kind}": log1p(sum(text.count(w) for w in words[kind]))
-        for kind in TYPE_CLASSES
+        "lst_run": log1p(run),
+        "lst_run_share": min(run / scan.text_weight, 1.0),
+        "lst_link_share": min(link_weight / scan.text_weight, 1.0),
+        "lst_headlines": log1p(headlines),
+        "lst_headline_share": headlines / links,
+        "lst_mean_link": link_weight / links,
+        "lst_page_numbers": log1p(len(_PAGE_NUMBER.findall(link_text))),
+        "lst_pager_words": log1p(pager),
+        "lst_dates": log1p(dates),
+        "lst_dates_per_headline": dates / max(headlines, 1),
     }
 
 
-def _grammar_features(text: str) -> dict[str, float]:
+def _tag_features(scan: PageScan, tags: Collection[str]) -> dict[str, float]:
+    features = {f"tag_{t}": scan.tag_count(t) / scan.element_count for t in tags}
+    features.update({f"head_{h}": log1p(scan.tag_count(h)) for h in ("h1", "h2", "h3")})
+    return features
+
+
+def _word_features(scan: PageScan) -> dict[str, float]:
+    head = scan.head_text
+    features = {f"head_kw_{kind}": log1p(sum(head.count(w) for w in HEAD_WORDS[kind]))
+                for kind in TYPE_CLASSES}
+    features.update({f"txt_kw_{kind}": log1p(scan.count(TEXT_WORDS[kind]))
+                     for kind in TYPE_CLASSES})
+    features["txt_chars"] = log1p(scan.text_weight)
+    return features
+
+
+def _grammar_features(scan: PageScan) -> dict[str, float]:
     """Punctuation counts (Chinese and Western together) and sentence statistics."""
-    marks = {name: sum(text.count(m) for m in forms) for name, forms in SENTENCE_MARKS.items()}
+    marks = {name: scan.count(forms) for name, forms in SENTENCE_MARKS.items()}
     sentences = sum(marks.values())
     features = {f"gram_share_{name}": n / max(sentences, 1) for name, n in marks.items()}
-    others = sum(text.count(mark) for mark in OTHER_MARKS)
+    others = scan.count(OTHER_MARKS)
     features.update({
         "gram_sentences": log1p(sentences),
         "gram_other_marks": log1p(others),
-        "gram_marks_per_char": (sentences + others) / max(len(text), 1),
-        "gram_mean_sentence": log1p(len(text) / max(sentences, 1)),
+        "gram_marks_per_char": (sentences + others) / scan.text_weight,
+        "gram_mean_sentence": log1p(scan.text_weight / max(sentences, 1)),
     })
     return features
 
 
-def _link_features(walk: _Walk, text_chars: int) -> dict[str, float]:
-    """Share of links whose href holds each class's URL keywords, dated links, link text."""
-    refs = "\n".join(walk.hrefs).lower()
-    count = max(len(walk.hrefs), 1)
+def _link_features(scan: PageScan) -> dict[str, float]:
+    """Share of hrefs holding each class's URL keywords, dated hrefs, link-text share."""
+    refs = "\n".join(scan.refs).lower()
+    count = max(len(scan.refs), 1)
     features = {
         f"link_kw_{kind}": sum(refs.count(k) for k in URL_KEYWORDS[kind]) / count
         for kind in TYPE_CLASSES
     }
     features["link_dated_share"] = len(_DATED_HREF.findall(refs)) / count
-    features["link_count"] = log1p(len(walk.anchor_chars))
-    features["link_text_share"] = walk.link_chars / max(text_chars, 1)
+    features["link_count"] = log1p(len(scan.refs))
+    features["link_text_share"] = min(weight("".join(scan.link_pieces)) / scan.text_weight, 1.0)
     return features
 
 
-def _common_ancestor(first: html.HtmlElement, last: html.HtmlElement) -> html.HtmlElement:
-    ancestors = set(first.iterancestors())
-    return next((a for a in last.iterancestors() if a in ancestors), first)
+_FAMILIES: tuple[tuple[frozenset[str], Callable[[PageScan], dict[str, float]]], ...] = (
+    (frozenset(("head", "txt")), _word_features),
+    (frozenset(("gram",)), _grammar_features),
+    (frozenset(("link",)), _link_features),
+)
 
 
-def _list_features(walk: _Walk, text_chars: int) -> dict[str, float]:
-    """List signals: repeated sibling blocks of headline links, density of their block."""
-    groups: dict[tuple, list[html.HtmlElement]] = {}
-    for anchor, chars in walk.anchor_chars.items():
-        if chars >= LONG_ANCHOR_CHARS:
-            parent = anchor.getparent()
-            grand = parent.getparent() if parent is not None else None
-            key = tuple((e.tag, e.get("class")) for e in (parent, grand) if e is not None)
-            groups.setdefault(key, []).append(anchor)
-    headlines = sum(len(g) for g in groups.values())
-    biggest = max(groups.values(), key=len, default=[])
-    features = {
-        "lst_headlines": log1p(headlines),
-        "lst_repeated": log1p(len(biggest)),
-        "lst_repeated_share": len(biggest) / max(headlines, 1),
-        "lst_block_link_density": 0.0,
-        "lst_block_text_share": 0.0,
-    }
-    if len(biggest) >= 2:
-        block_chars = len(_common_ancestor(biggest[0], biggest[-1]).text_content())
-        group_chars = sum(walk.anchor_chars[a] for a in biggest)
-        features["lst_block_link_density"] = min(group_chars / max(block_chars, 1), 1.0)
-        features["lst_block_text_share"] = min(block_chars / max(text_chars, 1), 1.0)
-    return features
-
-
-def _prose_features(texts: list[str], text_chars: int) -> dict[str, float]:
-    paragraphs = [len(t) for t in texts if len(t) >= PARAGRAPH_CHARS]
-    return {
-        "txt_paragraphs": log1p(len(paragraphs)),
-        "txt_paragraph_share": sum(paragraphs) / max(text_chars, 1),
-        "txt_chars": log1p(text_chars),
-    }
-
-
-def page_features(root: html.HtmlElement) -> dict[str, float]:
-    """All page features of one cleaned tree (see module docstring for the families)."""
-    walk = _walk(root)
-    text = "\n".join(walk.texts).lower()
-    text_chars = len(text)
-    total_tags = max(sum(walk.tags.values()), 1)
-    features = {f"tag_{t}": walk.tags.get(t, 0) / total_tags for t in COMMON_TAGS}
-    features.update({f"head_{h}": log1p(walk.tags.get(h, 0)) for h in ("h1", "h2", "h3")})
-    features.update(_word_features("head_kw", " ".join(filter(None, walk.head)).lower(),
-                                   HEAD_WORDS))
-    features.update(_word_features("txt_kw", text, TEXT_WORDS))
-    features.update(_prose_features(walk.texts, text_chars))
-    features.update(_grammar_features(text))
-    features.update(_link_features(walk, text_chars))
-    features.update(_list_features(walk, text_chars))
+def page_features(root: html.HtmlElement,
+                  names: Collection[str] | None = None) -> dict[str, float]:
+    """Page features of one cleaned tree: all of them, or at least the families of `names`."""
+    scan = PageScan(root)
+    wanted = None if names is None else {n.split("_", 1)[0] for n in names}
+    features: dict[str, float] = {}
+    for families, compute in _FAMILIES:
+        if wanted is None or wanted & families:
+            features.update(compute(scan))
+    if wanted is None or wanted & {"tag", "head"}:
+        tags = [t for t in COMMON_TAGS if names is None or f"tag_{t}" in names]
+        features.update(_tag_features(scan, tags))
+    if wanted is None or "lst" in wanted:
+        features.update(_list_features(scan))
     return features

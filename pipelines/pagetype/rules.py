@@ -59,14 +59,18 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
     _rule("pagination", "list",
           r"(/page/\d+/?$|[?&](page|paged|pn|pagen_\d+)=\d+|/seite/\d+|"
           r"/(index|list)_\d+\.s?html?$)"),
-    # Forum boards: phpBB/vBulletin/Discuz board pages and Baidu Tieba bars.
+    # Forum boards: phpBB/vBulletin/Discuz (also X's mod=forumdisplay) boards, board-N-P pages,
+    # Baidu Tieba bars.
     _rule("forum_board", "list",
-          r"(forumdisplay\.php|viewforum\.php|/forum-\d+-\d+\.html|tieba\.baidu\.com/f\?)"),
-    # Forum threads: Discuz, phpBB, vBulletin, phpwind, XenForo, Tieba, Tianya.
+          r"(forumdisplay|viewforum\.php|/(forum|board)-\d+-\d+\.html|tieba\.baidu\.com/f\?)"),
+    # Forum threads: Discuz (thread-T-P(-L).html, mod=viewthread), phpBB, vBulletin, phpwind,
+    # XenForo, Tieba, Tianya.
     _rule("forum_thread", "forum",
-          r"(viewthread\.php|/thread-\d+-\d+-\d+\.html|viewtopic\.php|showthread\.php|"
+          r"(viewthread|/thread-\d+-\d+(-\d+)?\.html|viewtopic\.php|showthread\.php|"
           r"read\.php\?tid=|/threads/" + _SLUG + r"|tieba\.baidu\.com/p/\d+|"
           r"bbs\.[^/]+/post-[\w-]+\.shtml)"),
+    # Taxonomy pages: a category or tag name as the last path segment.
+    _rule("taxonomy", "list", r"/(category|categories|tag|tags|topics?)/[^/?#]+/?$"),
     # Date archives: a path that ends right after /YYYY/MM(/DD)/.
     _rule("date_archive", "list", r"^[a-z]+://[^/]+(/[\w-]+)*/(19|20)\d\d/[01]\d(/[0-3]\d)?/?$"),
     # Blog hosts with a post path (dated slug or Tumblr post id).

@@ -4,7 +4,8 @@ Seed 003 steps 2-3: normalise every feature (min/max/mean), select features with
 SVM-RFE inside each family, select once more over the union, train a linear SVM
 on what is left. Selection sizes are chosen by cross-validation grouped by site,
 and the softmax temperature is fitted on out-of-fold decision values, so the
-confidence means what it says on sites the model has not seen.
+confidence means what it says on sites the model has not seen. The list gate
+(see model.py) is a logistic model over the fixed structural features GATE_FEATURES.
 """
 
 from __future__ import annotations
@@ -19,15 +20,22 @@ from pathlib import Path
 
 import numpy as np
 from sklearn.feature_selection import RFECV
+from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedGroupKFold, cross_val_predict
 from sklearn.svm import LinearSVC
 
 from pipelines.document import Document, load_document
 from pipelines.pagetype.features import extract_features, family
-from pipelines.pagetype.model import PageTypeModel, normalise, softmax
+from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, normalise, softmax
 from pipelines.results import PAGE_TYPES
 
 SVM_C = 0.5  # LinearSVC regularisation
+MODEL_VERSION = 2  # bump when features or training change; format_version tracks the JSON
+GATE_C = 1.0  # list gate: logistic regression C (0.3 and 1 measured, docs/BENCHMARKS.md)
+GATE_THRESHOLD = 0.8  # the gate overrides the classifier only when this sure
+# The gate sees how the page is built, never what it is about: lst_* plus the URL's shape.
+GATE_URL_FEATURES = ("url_index_leaf", "url_leaf_digits", "url_leaf_words", "url_has_query",
+                     "url_has_date", "url_kw_list", "url_depth")
 INNER_FOLDS = 3
 TEMPERATURES = np.logspace(-1.5, 1.5, 61)
 
@@ -88,26 +96,42 @@ def fit_temperature(decisions: np.ndarray, y_index: np.ndarray) -> float:
     return float(min(TEMPERATURES, key=loss))
 
 
+def gate_features(names: Sequence[str]) -> list[int]:
+    """Columns the list gate reads."""
+    return [i for i, n in enumerate(names) if n.startswith("lst_") or n in GATE_URL_FEATURES]
+
+
+def fit_gate(z: np.ndarray, y: np.ndarray, names: list[str], scaling: Scaling) -> ListGate:
+    """The list gate: balanced logistic list-vs-rest on the structural columns."""
+    cols = gate_features(names)
+    logit = LogisticRegression(C=GATE_C, class_weight="balanced", max_iter=5000)
+    logit.fit(z[:, cols], y == "list")
+    kept = Scaling(tuple(names[i] for i in cols), scaling.minimum[cols], scaling.maximum[cols],
+                   scaling.mean[cols])
+    return ListGate(kept, logit.coef_[0], float(logit.intercept_[0]), GATE_THRESHOLD)
+
+
 def fit_model(rows: Sequence[dict[str, float]], labels: Sequence[str],
               groups: Sequence[str]) -> PageTypeModel:
-    """Normalise, select, train and calibrate on feature rows."""
+    """Normalise, select, train and calibrate on feature rows; fit the list gate."""
     names = sorted({name for row in rows for name in row})
     x = np.array([[row.get(n, np.nan) for n in names] for row in rows], dtype=float)
     y, group_array = np.array(labels), np.array(groups)
-    minimum, maximum, mean = np.nanmin(x, axis=0), np.nanmax(x, axis=0), np.nanmean(x, axis=0)
-    x = np.where(np.isnan(x), mean, x)  # absent = no evidence, as at inference
-    z = normalise(x, minimum, maximum, mean)
+    scaling = Scaling(tuple(names), np.nanmin(x, axis=0), np.nanmax(x, axis=0),
+                      np.nanmean(x, axis=0))
+    x = np.where(np.isnan(x), scaling.mean, x)  # absent = no evidence, as at inference
+    z = normalise(x, scaling.minimum, scaling.maximum, scaling.mean)
     keep = select_features(z, y, group_array, names)
     svm = _svm().fit(z[:, keep], y)
     oof = cross_val_predict(_svm(), z[:, keep], y, groups=group_array, cv=_splitter(),
                             method="decision_function")
     classes = tuple(str(c) for c in svm.classes_)
     temperature = fit_temperature(oof, np.searchsorted(svm.classes_, y))
-    return PageTypeModel(
-        classes=classes, features=tuple(names[i] for i in keep),
-        minimum=minimum[keep], maximum=maximum[keep], mean=mean[keep],
-        coef=svm.coef_, intercept=svm.intercept_, temperature=temperature,
-    )
+    selected = Scaling(tuple(names[i] for i in keep), scaling.minimum[keep],
+                       scaling.maximum[keep], scaling.mean[keep])
+    return PageTypeModel(classes=classes, scaling=selected, coef=svm.coef_,
+                         intercept=svm.intercept_, temperature=temperature,
+                         gate=fit_gate(z, y, names, scaling))
 
 
 def fit_pages(pages: Sequence[LabelledPage]) -> PageTypeModel:
@@ -134,8 +158,12 @@ def main(argv: list[str]) -> int:
         "date": date.today().isoformat(),
         "pages": len(pages),
         "sites": len({p.group for p in pages}),
+        "version": MODEL_VERSION,
         "classifier": f"LinearSVC(C={SVM_C}, class_weight=balanced), one-vs-rest",
+        "list_gate": f"LogisticRegression(C={GATE_C}, class_weight=balanced), "
+                     f"threshold {GATE_THRESHOLD}",
     }
     args.out.write_text(json.dumps(model.to_json(training), indent=1) + "\n", "utf-8")
-    print(f"wrote {args.out}: {len(model.features)} features, classes {model.classes}")
+    print(f"wrote {args.out}: {len(model.scaling.features)} features + list gate "
+          f"{len(model.gate.scaling.features) if model.gate else 0}, classes {model.classes}")
     return 0

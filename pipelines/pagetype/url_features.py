@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from math import log1p
+from urllib.parse import urlsplit
 
 from pipelines.pagetype.vocab import TYPE_CLASSES, URL_KEYWORDS
 
@@ -22,6 +24,10 @@ _DATE_SHAPES = tuple(
 )
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 MIN_YEAR, MAX_YEAR = 1990, 2099  # product ids like 1234-56 are not dates
+# A last path segment that names a directory page rather than one item.
+_INDEX_LEAF = re.compile(r"^((index|default|list|home|main)([_-]?\d{1,3})?(\.\w+)?)?$")
+_DIGIT_RUN = re.compile(r"\d+")
+_WORD = re.compile(r"[a-z]{2,}")
 
 
 def url_string(url: str) -> str:
@@ -62,6 +68,24 @@ def keyword_score(levels: list[str], keywords: tuple[str, ...]) -> float:
                      if any(k in level for k in keywords)))
 
 
+def leaf_features(url: str) -> dict[str, float]:
+    """Shape of the path: directory-like leaf, id digits and slug words in the leaf, digit share.
+
+    Item pages end in an id or a slug; section indexes end in "/" or index.html.
+    Only the path and query count: host digits (an IP address) name the site, not the page.
+    """
+    parts = urlsplit(url.strip().lower())
+    leaf = parts.path.rsplit("/", 1)[-1]
+    stem = leaf.rsplit(".", 1)[0]
+    local = parts.path.rstrip("/") + parts.query
+    return {
+        "url_index_leaf": float(bool(_INDEX_LEAF.match(leaf))),
+        "url_leaf_digits": log1p(max(map(len, _DIGIT_RUN.findall(stem)), default=0)),
+        "url_leaf_words": log1p(len(_WORD.findall(stem))),
+        "url_digit_share": sum(c.isdigit() for c in local) / max(len(local), 1),
+    }
+
+
 def url_features(url: str | None) -> dict[str, float]:
     """All URL features of one page; none without a URL (the model then reads "no evidence")."""
     if not url:
@@ -74,8 +98,7 @@ def url_features(url: str | None) -> dict[str, float]:
         "url_host_dots": float(host.count(".")),
         "url_has_date": float(has_valid_date(text)),
         "url_has_query": float("?" in text),
-        "url_digit_share": sum(c.isdigit() for c in text) / max(len(text), 1),
-    }
+    } | leaf_features(url)
     for kind in TYPE_CLASSES:
         words = URL_KEYWORDS[kind]
         features[f"url_kw_{kind}"] = float(sum(text.count(k) for k in words))

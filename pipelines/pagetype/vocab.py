@@ -42,6 +42,10 @@ HEAD_WORDS: dict[str, tuple[str, ...]] = {
 
 TYPE_CLASSES = ("news", "forum", "blog", "list")
 
+# Link texts of pagers ("next page", "last page"…); page numbers are counted apart.
+PAGER_WORDS = ("下一页", "下页", "上一页", "上页", "尾页", "末页", "下一頁", "next", "prev",
+               "older", "newer", "»", "›", "次へ", "weiter", "suivant")
+
 # SPEC S3: text under these tags is not visible page text.
 IGNORED_TAGS = frozenset((
     "script", "style", "object", "iframe", "textarea", "noscript", "noembed", "marquee",

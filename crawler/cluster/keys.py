@@ -1,0 +1,39 @@
+"""Every Redis key the cluster uses, in one place, namespaced by spider name."""
+
+from __future__ import annotations
+
+
+def start_urls(spider: str) -> str:
+    return f"{spider}:start_urls"
+
+
+def seen(spider: str, run_id: object) -> str:
+    return f"{spider}:run:{run_id}:seen"
+
+
+def pending(spider: str, run_id: object) -> str:
+    return f"{spider}:run:{run_id}:pending"
+
+
+def done(spider: str, run_id: object) -> str:
+    return f"{spider}:run:{run_id}:done"
+
+
+def run_stats(spider: str, run_id: object) -> str:
+    return f"{spider}:run:{run_id}:stats"
+
+
+def inflight(spider: str, worker: str) -> str:
+    return f"{spider}:inflight:{worker}"
+
+
+def heartbeat(spider: str, worker: str) -> str:
+    return f"{spider}:worker:{worker}"
+
+
+def domain_leases(domain: str) -> str:
+    return f"politeness:{domain}:leases"
+
+
+def domain_next_slot(domain: str) -> str:
+    return f"politeness:{domain}:next"

@@ -1,0 +1,81 @@
+"""Per-domain politeness across all workers: at most N requests in flight to a domain
+and at least D seconds between request starts, whichever machine sends them.
+
+A request takes a lease (a member of the domain's sorted set, scored by its expiry)
+before it is downloaded and gives it back when the response or error arrives; a
+lease of a killed worker simply expires. Times come from Redis' own clock, so
+machines with skewed clocks agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+from urllib.parse import urlsplit
+
+from redis import Redis
+from scrapy import Request
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.http import Response
+from scrapy_redis import connection
+
+from crawler.cluster import keys
+
+# Returns 1 and records the lease if the domain has room and its next slot is free.
+_ACQUIRE = """
+local now = redis.call('TIME')
+local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[1]) then return 0 end
+if tonumber(ARGV[3]) > 0 then
+  if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[3]) then return 0 end
+end
+redis.call('ZADD', KEYS[1], now_ms + tonumber(ARGV[2]), ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+POLL_SECONDS = 0.05
+
+
+class GlobalPolitenessMiddleware:
+    """Downloader middleware: a lease per request, shared through Redis."""
+
+    def __init__(self, server: Redis, concurrency: int, delay: float, lease: float) -> None:
+        self.server = server
+        self.concurrency = concurrency
+        self.delay_ms = int(delay * 1000)
+        self.lease_ms = int(lease * 1000)
+        self._acquire = server.register_script(_ACQUIRE)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> GlobalPolitenessMiddleware:
+        settings = crawler.settings
+        if not settings.get("REDIS_URL"):
+            raise NotConfigured("politeness is per worker without Redis")
+        return cls(connection.from_settings(settings),
+                   settings.getint("GLOBAL_DOMAIN_CONCURRENCY", 8),
+                   settings.getfloat("GLOBAL_DOMAIN_DELAY", 0.0),
+                   settings.getfloat("DOWNLOAD_TIMEOUT", 180) + 30)
+
+    async def process_request(self, request: Request) -> None:
+        domain = urlsplit(request.url).hostname or ""
+        lease = uuid.uuid4().hex
+        while not self._acquire(keys=[keys.domain_leases(domain), keys.domain_next_slot(domain)],
+                                args=[self.concurrency, self.lease_ms, self.delay_ms, lease]):
+            await asyncio.sleep(POLL_SECONDS)
+        request.meta["politeness_lease"] = [domain, lease]
+
+    def process_response(self, request: Request, response: Response) -> Response:
+        self._release(request)
+        return response
+
+    def process_exception(self, request: Request, exception: Exception) -> Any:
+        self._release(request)
+        return None
+
+    def _release(self, request: Request) -> None:
+        held = request.meta.pop("politeness_lease", None)
+        if held:
+            self.server.zrem(keys.domain_leases(held[0]), held[1])

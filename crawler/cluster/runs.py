@@ -1,0 +1,27 @@
+"""Starting a crawl run: a CrawlRun row, and in distributed mode its start URLs in Redis."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from redis import Redis
+from sqlalchemy.orm import Session, sessionmaker
+
+from crawler.cluster import keys
+from models.store import start_run
+
+
+def create_run(sessions: sessionmaker[Session], spider: str, source_id: int | None) -> int:
+    with sessions.begin() as session:
+        return start_run(session, spider, source_id)
+
+
+def push_start_urls(server: Redis, spider: str, run_id: int, source_id: int | None,
+                    urls: Iterable[str]) -> int:
+    """Queue a run's start URLs where every worker's spider reads them (scrapy-redis)."""
+    entries = [json.dumps({"url": url, "meta": {"run_id": run_id, "source_id": source_id,
+                                                "depth": 0}}) for url in urls]
+    if entries:
+        server.rpush(keys.start_urls(spider), *entries)
+    return len(entries)

@@ -1,0 +1,95 @@
+"""scrapy-redis's scheduler with acknowledgements: what a worker takes from the shared
+queue is remembered until done, so a worker killed mid-crawl loses nothing.
+
+Each worker keeps a heartbeat key; its in-flight requests sit in a hash. A worker
+that finds the hash of a worker without a heartbeat claims it (one atomic RENAME,
+so only one claimant wins) and pushes those requests back to the queue.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from typing import Any
+
+from redis.exceptions import ResponseError
+from scrapy import Request, Spider
+from scrapy_redis.scheduler import Scheduler
+from twisted.internet import task
+
+from crawler.cluster import keys
+from crawler.cluster.ledger import RunLedger
+
+logger = logging.getLogger(__name__)
+
+
+class AckScheduler(Scheduler):
+    """Shared Redis frontier (scrapy-redis) plus tickets, heartbeats and recovery."""
+
+    heartbeat_seconds = 5.0
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> AckScheduler:
+        scheduler = super().from_settings(settings)
+        scheduler.heartbeat_seconds = settings.getfloat("CLUSTER_HEARTBEAT_SECONDS", 5.0)
+        return scheduler
+
+    def open(self, spider: Spider) -> None:
+        super().open(spider)
+        self.worker = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self.ledger = RunLedger(self.server, spider.name, self.worker)
+        spider.ledger = self.ledger
+        self._beat()
+        self._heartbeat = task.LoopingCall(self._beat)
+        self._heartbeat.start(self.heartbeat_seconds, now=False)
+
+    def close(self, reason: str) -> None:
+        if self._heartbeat.running:
+            self._heartbeat.stop()
+        # Without a heartbeat, whatever this worker still held is recovered by the others.
+        self.server.delete(keys.heartbeat(self.spider.name, self.worker))
+        super().close(reason)
+
+    def _beat(self) -> None:
+        self.server.set(keys.heartbeat(self.spider.name, self.worker), "1",
+                        ex=max(1, int(3 * self.heartbeat_seconds)))
+        self.recover()
+
+    def enqueue_request(self, request: Request) -> bool:
+        fresh = self.ledger.issue(request.meta)
+        if not super().enqueue_request(request):
+            if not fresh:  # a redirect or retry landing on a page already seen
+                self.spider.request_done(request.meta)
+            return False
+        if fresh:
+            self.ledger.opened(request.meta)
+        return True
+
+    def next_request(self) -> Request | None:
+        request = super().next_request()
+        if request is not None:
+            self.ledger.dispatched(request.meta, self.queue._encode_request(request))
+        return request
+
+    def recover(self) -> int:
+        """Requeue the in-flight requests of workers whose heartbeat has stopped."""
+        recovered = 0
+        for key in self.server.scan_iter(match=keys.inflight(self.spider.name, "*")):
+            name = key.decode() if isinstance(key, bytes) else key
+            worker = name.rsplit(":", 1)[-1]
+            if self.server.exists(keys.heartbeat(self.spider.name, worker)):
+                continue
+            claim = f"{name}:claimed-by:{self.worker}"
+            try:
+                self.server.rename(name, claim)
+            except ResponseError:
+                continue  # another worker claimed it first
+            for encoded in self.server.hvals(claim):
+                self.queue.push(self.queue._decode_request(encoded))
+                recovered += 1
+            self.server.delete(claim)
+            logger.warning("recovered %d in-flight requests of stopped worker %s",
+                           recovered, worker)
+        return recovered

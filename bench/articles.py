@@ -76,7 +76,7 @@ def run_ours(html: bytes, url: str | None, params=DENSITY) -> Output:
 
 
 def _comment_text(comment) -> str:
-    """Author line, date as written and text: what a comment section shows, and what peers return."""
+    """Author, date as written, then text: what a comment section shows and peers return."""
     return "\n".join(part for part in (comment.author, comment.published_raw, comment.text) if part)
 
 

@@ -19,10 +19,10 @@ from pipelines.params import DENSITY, DensityParams
 from pipelines.results import ArticleData, CommentData
 
 
-def _comments(sections: list, replies: list, doc: Document) -> list[CommentData]:
-    """Forum replies first (they follow the first post), then named comment sections."""
+def _comments(sections: list, replies: list, doc: Document, groups: list) -> list[CommentData]:
+    """Forum replies first (they follow the first post), then comment sections."""
     found = [comments.parse_item(post, set(), doc.fetched_at) for post in replies]
-    found += [c for s in sections for c in comments.parse_section(s, doc.fetched_at)]
+    found += [c for s in sections for c in comments.parse_section(s, doc.fetched_at, groups)]
     return [c for c in found if c is not None]
 
 
@@ -33,10 +33,11 @@ def extract_article(
 ) -> ArticleData:
     """Body (text and clean HTML), metadata and comments, without a second parse."""
     removed = set(exclude)
-    posts = comments.find_posts(doc.body, doc.fetched_at)  # forum: the first post is the body
+    groups = comments.repeated_groups(doc.body)
+    posts = comments.find_posts(doc.body, doc.fetched_at, groups)  # forum: 1st post is the body
     replies = posts[1:]
     removed |= set(replies)
-    sections = comments.find_sections(doc.body, removed | set(posts[:1]), doc.fetched_at)
+    sections = comments.find_sections(doc.body, removed | set(posts[:1]), doc.fetched_at, groups)
     removed |= set(sections)
     removed |= set(boilerplate.find_noise(doc.body))
     found = density.extract(doc.body, removed, params)
@@ -48,5 +49,5 @@ def extract_article(
         published_at=meta.published_at, published_raw=meta.published_raw,
         language=meta.language, content_text=text,
         content_html=render.to_html(found.content, removed),
-        comments=_comments(sections, replies, doc),
+        comments=_comments(sections, replies, doc, groups),
     )

@@ -37,8 +37,11 @@ _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 def hint_words(element: lxml.html.HtmlElement) -> str:
     """Class and id of `element` as one space-separated, camelCase-split string."""
-    raw = f"{element.get('class') or ''} {element.get('id') or ''}"
-    return _CAMEL.sub(" ", raw)
+    classes, ident = element.get("class"), element.get("id")
+    if not classes and not ident:
+        return ""
+    raw = f"{classes or ''} {ident or ''}"
+    return raw if raw.islower() else _CAMEL.sub(" ", raw)
 
 
 def is_named_noise(element: lxml.html.HtmlElement) -> bool:

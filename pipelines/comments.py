@@ -109,13 +109,17 @@ def _announced(body: lxml.html.HtmlElement, covered: set) -> list[lxml.html.Html
 
 
 def find_sections(
-    body: lxml.html.HtmlElement, removed: set, now: datetime
+    body: lxml.html.HtmlElement, removed: set, now: datetime, groups: list[list] | None = None
 ) -> list[lxml.html.HtmlElement]:
-    """Outermost comment sections outside `removed`: named, announced, then unnamed repeats."""
+    """Outermost comment sections outside `removed`: named, announced, then unnamed repeats.
+
+    `groups` are the page's `repeated_groups(body)` when the caller already has them.
+    """
     named = outermost(body, is_section, removed)
     covered = set(removed) | set(named)
     announced = _announced(body, covered)
-    return named + announced + unnamed_comments(body, covered, now)
+    groups = repeated_groups(body) if groups is None else groups
+    return named + announced + unnamed_comments(body, covered, now, groups)
 
 
 def signature(element: lxml.html.HtmlElement) -> tuple[str, str]:
@@ -133,12 +137,14 @@ def repeated_groups(root: lxml.html.HtmlElement) -> list[list[lxml.html.HtmlElem
     return [members for members in groups.values() if len(members) >= 2]
 
 
-def _items(section: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
-    """The comment items of a section: the repeated shape that carries the most text."""
+def _items(section: lxml.html.HtmlElement, groups: list[list]) -> list[lxml.html.HtmlElement]:
+    """The comment items of a section: the repeated shape (of the page's `groups`) inside it
+    that carries the most text."""
     best, best_chars = [], 0
-    in_form = {e for form in section.iter("form") for e in form.iter()}
-    for members in repeated_groups(section):
-        if members[0] in in_form:
+    inside = set(section.iterdescendants())
+    inside -= {e for form in section.iter("form") for e in form.iter()}
+    for members in groups:
+        if members[0] not in inside:
             continue
         chars = sum(len(m.text_content().strip()) for m in members)
         if chars > best_chars and members[0].tag not in ("p", "br", "a", "span", "img"):
@@ -146,7 +152,7 @@ def _items(section: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
     if not best:
         return []
     shape = signature(best[0])
-    return [e for e in section.iter() if isinstance(e.tag, str) and signature(e) == shape
+    return [e for e in section.iter(shape[0]) if signature(e) == shape
             and not is_named_noise(e) and not e.xpath(_FORM_FIELDS)]
 
 
@@ -176,14 +182,14 @@ def _contiguous(members: list[lxml.html.HtmlElement]) -> bool:
 
 
 def unnamed_comments(
-    body: lxml.html.HtmlElement, covered: set, now: datetime
+    body: lxml.html.HtmlElement, covered: set, now: datetime, groups: list[list]
 ) -> list[lxml.html.HtmlElement]:
     """Runs of comment-like sibling blocks after the headline that no markup names."""
     headline = body.find(".//h1")
     order = {e: i for i, e in enumerate(body.iter())}
     start = order.get(headline, -1)
     found: list = []
-    for members in repeated_groups(body):
+    for members in groups:
         if order[members[0]] <= start or any(m in covered for m in members[0].iterancestors()):
             continue
         if members[0] in covered or members[0].tag not in _COMMENT_TAGS:
@@ -195,17 +201,24 @@ def unnamed_comments(
     return found
 
 
+def _outside(item: lxml.html.HtmlElement, nested: set):
+    """Descendants of `item` in document order, the `nested` subtrees skipped."""
+    stack = [child for child in reversed(item) if isinstance(child.tag, str)]
+    while stack:
+        element = stack.pop()
+        if element in nested:
+            continue
+        yield element
+        stack.extend(child for child in reversed(element) if isinstance(child.tag, str))
+
+
 def _short(element: lxml.html.HtmlElement) -> bool:
     return len(element.text_content().strip()) <= MAX_NAME_CHARS
 
 
 def _first(item: lxml.html.HtmlElement, pattern: re.Pattern, nested: set):
     """The first short element named by `pattern`; a long one (the whole comment body) is not it."""
-    for element in item.iterdescendants():
-        if not isinstance(element.tag, str) or element in nested:
-            continue
-        if any(a in nested for a in element.iterancestors()):
-            continue
+    for element in _outside(item, nested):
         named = pattern.search(hint_words(element)) or element.get("itemprop") == "author"
         if named and _short(element):
             return element
@@ -213,10 +226,19 @@ def _first(item: lxml.html.HtmlElement, pattern: re.Pattern, nested: set):
 
 
 def _author(item: lxml.html.HtmlElement, nested: set) -> lxml.html.HtmlElement | None:
+    """Named as the author, else a <cite>, else the first short link or bold name in the item."""
     found = _first(item, _AUTHOR, nested)
     if found is None:
         found = next(iter(item.iter("cite")), None)
+    if found is None:
+        found = next((e for e in item.iter("a", "b", "strong") if _name_like(e)), None)
     return found if found is not None and _short(found) else None
+
+
+def _name_like(element: lxml.html.HtmlElement) -> bool:
+    text = element.text_content().strip()
+    return 0 < len(text) <= MAX_NAME_CHARS // 2 and not any(c.isdigit() for c in text[:1]) \
+        and not _CUE.fullmatch(text)
 
 
 def _time(item: lxml.html.HtmlElement, nested: set, now: datetime):
@@ -246,7 +268,9 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime) -> Comme
     return CommentData(text=text, author=name or None, published_at=when, published_raw=raw)
 
 
-def parse_section(section: lxml.html.HtmlElement, now: datetime) -> list[CommentData]:
+def parse_section(
+    section: lxml.html.HtmlElement, now: datetime, groups: list[list]
+) -> list[CommentData]:
     """All comments of one section, nested replies as comments of their own.
 
     A section without repeated items is a single comment, unless it is a heading,
@@ -254,16 +278,23 @@ def parse_section(section: lxml.html.HtmlElement, now: datetime) -> list[Comment
     """
     if _NOT_SECTION.search(hint_words(section)) or section.tag in ("h1", *_HEADING_TAGS):
         return []
-    items = _items(section)
+    items = _items(section, groups)
     if not items:
         return _single(section, now)
-    found = []
+    nested = _nested(items)
+    found = [parse_item(item, nested[item], now) for item in items]
+    return [comment for comment in found if comment]
+
+
+def _nested(items: list[lxml.html.HtmlElement]) -> dict:
+    """For every item, the items directly nested in it (replies to it)."""
+    chosen = set(items)
+    nested: dict = {item: set() for item in items}
     for item in items:
-        nested = {e for e in items if e is not item and item in e.iterancestors()}
-        comment = parse_item(item, nested, now)
-        if comment:
-            found.append(comment)
-    return found
+        owner = next((a for a in item.iterancestors() if a in chosen), None)
+        if owner is not None:
+            nested[owner].add(item)
+    return nested
 
 
 def _single(section: lxml.html.HtmlElement, now: datetime) -> list[CommentData]:
@@ -284,10 +315,12 @@ def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
     return links < MAX_POST_LINK_SHARE * len(text) and find_date(text[:300], now) is not None
 
 
-def find_posts(body: lxml.html.HtmlElement, now: datetime) -> list[lxml.html.HtmlElement]:
+def find_posts(
+    body: lxml.html.HtmlElement, now: datetime, groups: list[list] | None = None
+) -> list[lxml.html.HtmlElement]:
     """The posts of a forum thread: repeated dated blocks holding most of the page's text."""
     total = len(body.text_content())
-    groups = sorted(repeated_groups(body),
+    groups = sorted(repeated_groups(body) if groups is None else groups,
                     key=lambda g: -sum(len(m.text_content()) for m in g))
     for members in groups[:MAX_POST_GROUPS]:
         if members[0].tag in _NOT_POSTS:

@@ -136,10 +136,10 @@ def _first(values: dict[str, str], keys: tuple[str, ...]) -> str | None:
     return None
 
 
-def _microdata(tree: lxml.html.HtmlElement, prop: str) -> str | None:
+def _microdata(props: list[lxml.html.HtmlElement], prop: str) -> str | None:
     """The value of the first element with itemprop=`prop` (content, datetime or text)."""
-    for element in tree.iterfind(f".//*[@itemprop='{prop}']"):
-        if element.tag == "meta":
+    for element in props:
+        if element.tag == "meta" or element.get("itemprop") != prop:
             continue
         named = element.find(".//*[@itemprop='name']")
         source = named if named is not None else element
@@ -153,11 +153,13 @@ def _microdata(tree: lxml.html.HtmlElement, prop: str) -> str | None:
 def from_meta(tree: lxml.html.HtmlElement) -> Declared:
     """Open Graph, Twitter, Dublin Core and other <meta> tags, then microdata in the page."""
     values = _meta_map(tree)
+    props = tree.xpath("//*[@itemprop='headline' or @itemprop='author' or "
+                       "@itemprop='datePublished']")
     html_lang = tree.get("lang") or tree.get("xml:lang")
     return Declared(
-        title=_first(values, _META_TITLE) or _microdata(tree, "headline"),
-        author=_first(values, _META_AUTHOR) or _microdata(tree, "author"),
-        date=_first(values, _META_DATE) or _microdata(tree, "datePublished"),
+        title=_first(values, _META_TITLE) or _microdata(props, "headline"),
+        author=_first(values, _META_AUTHOR) or _microdata(props, "author"),
+        date=_first(values, _META_DATE) or _microdata(props, "datePublished"),
         site_name=values.get("og:site_name") or values.get("application-name"),
         language=html_lang or values.get("content-language") or values.get("og:locale"),
     )

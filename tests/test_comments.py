@@ -45,3 +45,44 @@ def test_forum_thread_first_post_is_body_rest_are_replies() -> None:
     assert [c.author for c in art.comments] == ["user1", "user2", "user3"]
     assert art.comments[0].published_at == datetime(2023, 5, 2, 10, 1)
     assert "第2楼的内容" in art.comments[1].text
+
+
+CN_BODY = "".join(f"<p>第{i}段：5月1日，本市召开新闻发布会，介绍了今年以来的经济运行情况，"
+                  f"各项指标总体平稳，稳中有进。</p>" for i in range(6))
+CN_REPLIES = "".join(
+    f'<div class="item"><div class="u"><a href="/u/{i}">网友{i}</a>'
+    f"<span>2023-05-0{i + 2} 1{i}:00</span></div><p>第{i}条看法：这个政策很好，支持！</p></div>"
+    for i in range(3))
+CN_PAGE = f"""<html><head><title>本市经济运行总体平稳 - 示例新闻网</title></head><body>
+<div class="article"><h1>本市经济运行总体平稳</h1><div class="content">{CN_BODY}</div></div>
+<div class="box"><div class="list">{CN_REPLIES}</div></div></body></html>"""
+
+
+def test_unnamed_repeated_blocks_after_the_article_are_comments() -> None:
+    art = extract_article(load_document(CN_PAGE.encode(), fetched_at=NOW))
+    assert [c.author for c in art.comments] == ["网友0", "网友1", "网友2"]
+    assert "第1条看法" in art.comments[1].text
+    assert art.comments[2].published_at == datetime(2023, 5, 4, 12, 0)
+    assert "看法" not in art.content_text and "第5段" in art.content_text
+
+
+ANNOUNCED = f"""<html><body><article><h1>Council approves plan</h1>{BODY}</article>
+<h3>2 Responses to “Council approves plan”</h3>
+<div class="c-odd"><b>Ann</b> wrote on 3 May 2023: I disagree with the plan entirely.</div>
+<div class="c-even"><b>Bo</b> wrote on 4 May 2023: The plan is long overdue, well done.</div>
+</body></html>"""
+
+
+def test_heading_announces_comments_and_alternating_classes_are_one_shape() -> None:
+    art = extract_article(load_document(ANNOUNCED.encode(), fetched_at=NOW))
+    texts = " ".join(c.text for c in art.comments)
+    assert "disagree" in texts and "overdue" in texts
+    assert "disagree" not in art.content_text and "Paragraph 5" in art.content_text
+
+
+def test_single_comment_section_and_reply_form() -> None:
+    single = BLOG.replace(COMMENTS, COMMENTS.split("</li>")[0] + "</li>").replace(
+        "</section>", '</section><div id="respond"><h3>Leave a Reply</h3><form>'
+        '<textarea name="comment"></textarea><input name="author"></form></div>')
+    art = extract_article(load_document(single.encode(), fetched_at=NOW))
+    assert [c.text for c in art.comments] == ["I think point 0 is wrong, honestly."]

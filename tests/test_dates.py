@@ -46,3 +46,18 @@ def test_short_date_in_the_future_means_last_year() -> None:
 def test_raw_substring_is_kept() -> None:
     assert find_date("编辑：张三 2023年5月1日", NOW)[1] == "2023年5月1日"
     assert find_date("no date here", NOW) is None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("28.01.22", datetime(2022, 1, 28)),
+    ("Stand: 03.11.2021 um 09:15", datetime(2021, 11, 3, 9, 15)),
+    ("1 de mayo de 2023", datetime(2023, 5, 1)),
+    ("12 марта 2023", datetime(2023, 3, 12)),
+    ("14:05", datetime(2023, 5, 10, 14, 5)),
+])
+def test_more_european_forms_and_bare_clock(text: str, expected: datetime) -> None:
+    assert parse_date(text, NOW) == expected
+
+
+def test_version_numbers_are_not_dates() -> None:
+    assert parse_date("version 1.2.34", NOW) is None

@@ -56,3 +56,51 @@ def test_site_name_suffixes_are_stripped() -> None:
 def test_language_from_script_and_stopwords() -> None:
     assert detect_language("今天，本市召开新闻发布会，介绍经济运行情况。" * 3) == "zh"
     assert detect_language("Der Rat hat die Pläne nicht mit der Stadt und den Bürgern") == "de"
+
+
+def test_sina_suffix_and_logo_h1() -> None:
+    html = """<html><head><title>本市经济运行总体平稳 - 新浪新闻</title></head><body>
+    <h1 class="logo">新浪新闻</h1><h1>本市经济运行总体平稳</h1><p>正文。</p></body></html>"""
+    assert _meta(html).title == "本市经济运行总体平稳"
+
+
+def test_h1_with_kicker_yields_the_declared_headline() -> None:
+    html = """<html><head><meta property="og:title" content="Rat beschließt den Haushalt">
+    <title>Rat beschließt den Haushalt - Stadtblatt</title></head>
+    <body><h1><span>Finanzen</span> Rat beschließt den Haushalt</h1></body></html>"""
+    assert _meta(html).title == "Rat beschließt den Haushalt"
+
+
+def test_german_byline_von_and_dotted_date() -> None:
+    html = """<html lang="de"><head><title>Rat beschließt den Haushalt</title></head><body>
+    <div class="nav"><a href="/">Start</a></div><h1>Rat beschließt den Haushalt</h1>
+    <div class="info"><span>Von Anna Schmidt</span><span>28.01.2022, 14:30</span></div>
+    <p>Der Rat hat am Montag den Haushalt beschlossen.</p></body></html>"""
+    meta = _meta(html)
+    assert meta.author == "Anna Schmidt"
+    assert meta.published_at.date().isoformat() == "2022-01-28"
+
+
+def test_labelled_author_and_date_then_von_after_date() -> None:
+    labelled = """<html><body><h1>Titel</h1><div>Datum: 03.11.2021 Autor: Peter Maahn/SP-X</div>
+    </body></html>"""
+    assert _meta(labelled).author == "Peter Maahn"
+    after = """<html><body><h1>Titel</h1><span>06.11.2023 13:30 von Olga</span></body></html>"""
+    assert _meta(after).author == "Olga"
+
+
+def test_utc_time_is_read_in_the_pages_zone() -> None:
+    head = '<meta property="article:published_time" content="2021-11-04T23:00Z">'
+    html = PAGE.format(head=head)
+    assert _meta(html, "https://www.example.de/a.html").published_at.date().isoformat() \
+        == "2021-11-05"
+    url = "https://example.com/2023/11/08/story/"
+    head = '<meta property="article:published_time" content="2023-11-09T05:30:59Z">'
+    assert _meta(PAGE.format(head=head), url).published_at.date().isoformat() == "2023-11-08"
+
+
+def test_broken_json_ld_still_gives_its_author() -> None:
+    head = ('<script type="application/ld+json">{"@type":"NewsArticle","headline":"H",'
+            '"author":{"@type":"Person","name":"Ann Lee"},"image":{"url":"<img src="x">"}}'
+            '</script>')
+    assert _meta(PAGE.format(head=head)).author == "Ann Lee"

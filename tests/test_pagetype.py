@@ -96,4 +96,58 @@ def test_page_features_ignore_form_text_and_measure_link_text() -> None:
             '<p>正文一段。</p><a href="/a">链接文字</a></body></html>')
     features = page_features(_doc(html, None).tree)
     assert features["txt_kw_forum"] == 0  # "回复" only appears inside <form>
-    assert features["link_text_share"] == pytest.approx(4 / 10)  # "正文一段。\n链接文字"
+    # UTF-8 bytes without whitespace: "链接文字" 12 of "正文一段。链接文字" 27
+    assert features["link_text_share"] == pytest.approx(12 / 27)
+
+
+_DATED_LINKS = "".join(
+    f'<li><a href="/guonei/2023-05-{d:02d}/{d}.html">本市推进老旧小区改造第{d}批项目开工</a>'
+    f"<span>2023-05-{d:02d}</span></li>" for d in range(1, 21))
+SECTION_INDEX = f"""<html><head><title>国内新闻</title></head><body>
+<div class="nav"><a href="/">首页</a><a href="/guonei/">国内</a><a href="/caijing/">财经</a></div>
+<ul>{_DATED_LINKS}</ul>
+<div class="pages"><a href="/guonei/">1</a><a href="/guonei/list_2.html">2</a>
+<a href="/guonei/list_3.html">3</a><a href="/guonei/list_2.html">下一页</a></div></body></html>"""
+
+_MENU = "".join(f'<li><a href="/c{i}/">栏目{i}</a></li>' for i in range(30))
+_RELATED = "".join(f'<li><a href="/a/2023/{i}.html">相关阅读：城市更新第{i}期</a></li>'
+                   for i in range(8))
+ARTICLE_WITH_MENUS = f"""<html><head><title>我市新建充电桩一万余个</title></head><body>
+<ul class="menu">{_MENU}</ul><h1>我市新建充电桩一万余个</h1>
+<div class="content">{"".join(f"<p>{_PARAGRAPH}</p>" for _ in range(8))}</div>
+<div class="related"><h3>相关新闻</h3><ul>{_RELATED}</ul></div></body></html>"""
+
+BOARD = """<html><head><title>江城杂谈 - 论坛</title></head><body><table class="threadlist">
+<tr><th>标题</th><th>作者</th><th>回复/查看</th><th>最后发表</th></tr>{}</table>
+<div class="pg"><a href="?page=2">2</a><a href="?page=2">下一页</a></div></body></html>""".format(
+    "".join(f'<tr><th><a href="/t/{t}">大家说说周末去哪儿玩比较好第{t}帖</a></th>'
+            f"<td><cite>网友{t}</cite></td><td>{t}/{t * 37}</td>"
+            f"<td>2023-05-0{t % 9 + 1} 12:00</td></tr>"
+            for t in range(1, 21)))
+
+
+def test_list_features_separate_lists_from_articles() -> None:
+    index = page_features(_doc(SECTION_INDEX, None).tree)
+    article = page_features(_doc(ARTICLE_WITH_MENUS, None).tree)
+    assert index["lst_run_share"] < 0.1 < 0.5 < article["lst_run_share"]
+    assert index["lst_page_numbers"] > 0 and index["lst_pager_words"] > 0
+    assert index["lst_dates"] > article["lst_dates"]
+
+
+def test_only_requested_families_are_computed() -> None:
+    features = page_features(_doc(SECTION_INDEX, None).tree, ["lst_run", "tag_li"])
+    assert "lst_run" in features and "tag_li" in features
+    assert not any(name.startswith(("gram_", "txt_", "link_")) for name in features)
+
+
+@pytest.mark.parametrize(("html", "url"), [
+    (SECTION_INDEX, "https://www.example.cn/guonei/"),
+    (BOARD, "https://bbs.example.cn/board.php?id=7"),
+])
+def test_shipped_model_calls_chinese_lists_list(html: str, url: str) -> None:
+    assert classify_page(_doc(html, url)).page_type == "list"
+
+
+def test_article_with_heavy_menus_is_not_a_list() -> None:
+    decision = classify_page(_doc(ARTICLE_WITH_MENUS, "https://www.example.cn/a/2023/88231.html"))
+    assert decision.page_type != "list"

@@ -56,3 +56,13 @@ def test_keyword_score_weighs_deeper_levels_more() -> None:
 
 def test_no_url_gives_no_url_features() -> None:
     assert url_features(None) == {}
+
+
+def test_leaf_shape_features() -> None:
+    index = url_features("http://127.0.0.1:8000/news/china/")
+    item = url_features("https://example.com/news/2023/05/01/10004.html")
+    slug = url_features("https://example.com/blog/why-you-should-salt-the-water.html")
+    assert (index["url_index_leaf"], index["url_digit_share"]) == (1.0, 0.0)  # host digits ignored
+    assert url_features("https://example.com/news/list_2.html")["url_index_leaf"] == 1.0
+    assert item["url_index_leaf"] == 0.0 and item["url_leaf_digits"] > 1.5
+    assert slug["url_leaf_words"] > index["url_leaf_words"]

@@ -40,6 +40,8 @@ PRIORITY_START = 100
 PRIORITY_NEXT_PAGE = 60
 PRIORITY_RECORD = 50
 PRIORITY_LINK = 0
+# Per-worker memos (requested URLs, stored-detail answers) are dropped past this size.
+MEMO_LIMIT = 500_000
 _SKIPPED_TYPES = (b"image/", b"audio/", b"video/", b"application/pdf", b"application/zip",
                   b"application/octet-stream", b"font/")
 
@@ -59,6 +61,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self._arguments = (start_urls, source, max_pages, depth, allowed_domains)
         self._targets: dict[int | None, CrawlTarget] = {}
         self._requested: set[str] = set()
+        self._stored_detail: dict[str, bool] = {}
         self.run_id: int | None = None
 
     @classmethod
@@ -151,6 +154,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         (counted per worker: in a cluster the limit is per worker)."""
         limit = self.target_for(meta.get("source_id")).max_pages
         key = f"{meta.get('run_id')}:{url}"
+        if len(self._requested) > MEMO_LIMIT and not limit:  # the Redis seen-set still dedupes
+            self._requested.clear()
         if key in self._requested or (limit and len(self._requested) >= limit):
             return None
         self._requested.add(key)
@@ -238,8 +243,9 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             candidates += [(url, PRIORITY_LINK, depth) for url in links]
         scoped = [(normalise_url(url), p, d) for url, p, d in candidates
                   if self.in_scope(url, target)]
-        known = self.known_details(url for url, _, _ in scoped)
-        self.crawler.stats.inc_value("frontier/known_skipped", len(known))
+        scoped = [(url, p, d) for url, p, d in scoped
+                  if f"{item.run_id}:{url}" not in self._requested]
+        known = self.known_details({url for url, _, _ in scoped})
         for url, priority, url_depth in scoped:
             if url not in known:
                 meta = {"run_id": item.run_id, "source_id": item.source_id, "depth": url_depth}
@@ -247,13 +253,22 @@ class SiteSpider(RedisMixin, scrapy.Spider):
                 if request is not None:
                     yield request
 
-    def known_details(self, urls: Iterable[str]) -> set[str]:
+    def known_details(self, urls: set[str]) -> set[str]:
         """Stored pages that are not lists: already have them, so a revisit skips them.
-        If the database is down we cannot tell, and fetch (upserts make that harmless)."""
-        try:
-            with session_factory(self.database_url)() as session:
-                stored = stored_page_types(session, urls)
-        except SQLAlchemyError as error:
-            self.logger.warning("cannot check stored URLs (%s); fetching all", error)
-            return set()
-        return {url for url, page_type in stored.items() if page_type != "list"}
+        Answers are remembered for the run (a site's nav links recur on every page). If
+        the database is down we cannot tell, and fetch (upserts make that harmless)."""
+        if len(self._stored_detail) > MEMO_LIMIT:  # a long-lived worker must not grow for ever
+            self._stored_detail.clear()
+        unasked = [url for url in urls if url not in self._stored_detail]
+        if unasked:
+            try:
+                with session_factory(self.database_url)() as session:
+                    stored = stored_page_types(session, unasked)
+            except SQLAlchemyError as error:
+                self.logger.warning("cannot check stored URLs (%s); fetching all", error)
+                return set()
+            for url in unasked:
+                self._stored_detail[url] = url in stored and stored[url] != "list"
+        known = {url for url in urls if self._stored_detail[url]}
+        self.crawler.stats.inc_value("frontier/known_skipped", len(known))
+        return known

@@ -1,10 +1,10 @@
 """Page features of SPEC S3, read off the parsed, cleaned tree with a few C-level lxml calls.
 
-A Python loop over every element costs more than the whole 1 ms budget, so the
-scan asks libxml2 for what it needs in bulk: the page serialised once as HTML
-(tags and refs are counted in it with C string scans), the body text serialised
-once, the text pieces inside links (one XPath), and the few form-like elements
-whose text SPEC S3 ignores (a tag-filtered iter). Families are computed only
+A Python loop over every element costs about the whole 1 ms budget, so the scan
+asks libxml2 for what it needs in bulk: the body text serialised once, the text
+pieces inside links and the hrefs (one XPath each), tag-filtered iters for the
+tags the model counts and for the few form-like elements whose text SPEC S3
+ignores. Families are computed only
 when the model asks for one of their names. Lengths are UTF-8 bytes without
 whitespace, which weighs a Chinese character about like a short English word, so
 thresholds do not depend on language. Counts enter as log(1 + n) so one huge page
@@ -15,6 +15,7 @@ link, gram, lst): SVM-RFE selects per family first.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Collection
 from functools import cached_property
 from math import log1p
@@ -40,8 +41,8 @@ _TEXT_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d(?:[-/.]|年)[01]?\d(?:[-/.]|月)[
 
 _LINK_TEXT = etree.XPath("descendant::a/descendant::text()", smart_strings=False)
 _HEAD_TEXT = etree.XPath("title/text() | meta/@content", smart_strings=False)
-# lxml serialises attributes as name="value" with quotes escaped, so this finds every ref.
-_REF = re.compile(r'\s(?:href|src)="([^"]*)"')
+_HREFS = etree.XPath("descendant::a/@href", smart_strings=False)
+_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
 _PAGE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$", re.M)
 
 
@@ -58,18 +59,13 @@ class PageScan:
         self.root = root
         self.body = found if found is not None else root
 
-    @cached_property
-    def markup(self) -> str:
-        """The serialised page: tags and refs are counted in it with C-speed string scans."""
-        return etree.tostring(self.root, encoding=str, method="html")
-
-    def tag_count(self, tag: str) -> int:
-        """Elements named `tag`: lxml writes every start tag as <tag> or <tag attr…>."""
-        return self.markup.count(f"<{tag}>") + self.markup.count(f"<{tag} ")
+    def tag_counts(self, tags: Collection[str]) -> Counter[str]:
+        """Elements per tag; a tag-filtered iter only wraps the elements asked for."""
+        return Counter(el.tag for el in self.root.iter(*tags)) if tags else Counter()
 
     @cached_property
     def element_count(self) -> int:
-        return max(self.markup.count("<") - self.markup.count("</"), 1)
+        return max(int(_ELEMENTS(self.root)), 1)
 
     @cached_property
     def full_text(self) -> str:
@@ -94,8 +90,9 @@ class PageScan:
 
     def count(self, words: Collection[str]) -> int:
         """Occurrences of `words` in the visible (lower-cased) text."""
+        found = sum(self.text.count(w) for w in words)
         hidden = self.hidden_text.lower()
-        return sum(self.text.count(w) - hidden.count(w) for w in words)
+        return found - sum(hidden.count(w) for w in words) if hidden else found
 
     @cached_property
     def link_pieces(self) -> list[str]:
@@ -103,7 +100,13 @@ class PageScan:
 
     @cached_property
     def refs(self) -> list[str]:
-        return _REF.findall(self.markup)
+        return _HREFS(self.body)
+
+    @cached_property
+    def head_pager(self) -> int:
+        """<link rel="next"/"prev"> in the head: the page is one of a paged series."""
+        head = self.root.find("head")
+        return 0 if head is None else len(head.xpath("link[@rel='next' or @rel='prev']"))
 
     @cached_property
     def head_text(self) -> str:
@@ -130,15 +133,14 @@ def _longest_run(scan: PageScan) -> int:
 
 def _list_features(scan: PageScan) -> dict[str, float]:
     """Language-neutral list signals: link-cut text, headline links, pagers, dates."""
-    links = max(scan.tag_count("a"), 1)
+    links = max(len(scan.refs), 1)
     headlines = sum(len(p.strip().encode("utf-8")) >= HEADLINE_BYTES for p in scan.link_pieces)
     run = _longest_run(scan)
     dates = len(_TEXT_DATE.findall(scan.full_text))
     link_text = "\n".join(scan.link_pieces)
     link_weight = weight(link_text)
     link_text = link_text.lower()
-    pager = sum(link_text.count(w) for w in PAGER_WORDS) + sum(
-        scan.markup.count(f'rel="{r}"') for r in ("next", "prev"))
+    pager = sum(link_text.count(w) for w in PAGER_WORDS) + scan.head_pager
     return {
         "lst_run": log1p(run),
         "lst_run_share": min(run / scan.text_weight, 1.0),
@@ -154,8 +156,9 @@ def _list_features(scan: PageScan) -> dict[str, float]:
 
 
 def _tag_features(scan: PageScan, tags: Collection[str]) -> dict[str, float]:
-    features = {f"tag_{t}": scan.tag_count(t) / scan.element_count for t in tags}
-    features.update({f"head_{h}": log1p(scan.tag_count(h)) for h in ("h1", "h2", "h3")})
+    counts = scan.tag_counts({*tags, "h1", "h2", "h3"})
+    features = {f"tag_{t}": counts[t] / scan.element_count for t in tags}
+    features.update({f"head_{h}": log1p(counts[h]) for h in ("h1", "h2", "h3")})
     return features
 
 

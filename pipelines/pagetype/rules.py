@@ -69,8 +69,6 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
           r"(viewthread|/thread-\d+-\d+(-\d+)?\.html|viewtopic\.php|showthread\.php|"
           r"read\.php\?tid=|/threads/" + _SLUG + r"|tieba\.baidu\.com/p/\d+|"
           r"bbs\.[^/]+/post-[\w-]+\.shtml)"),
-    # Taxonomy pages: a category or tag name as the last path segment.
-    _rule("taxonomy", "list", r"/(category|categories|tag|tags|topics?)/[^/?#]+/?$"),
     # Date archives: a path that ends right after /YYYY/MM(/DD)/.
     _rule("date_archive", "list", r"^[a-z]+://[^/]+(/[\w-]+)*/(19|20)\d\d/[01]\d(/[0-3]\d)?/?$"),
     # Blog hosts with a post path (dated slug or Tumblr post id).

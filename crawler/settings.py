@@ -56,7 +56,7 @@ if REDIS_URL:
     DUPEFILTER_CLASS = SCHEDULER_DUPEFILTER_CLASS
     SCHEDULER_DUPEFILTER_KEY = "%(spider)s"
     SCHEDULER_PERSIST = True
-    SCHEDULER_QUEUE_CLASS = "scrapy_redis.queue.PriorityQueue"
+    SCHEDULER_QUEUE_CLASS = "crawler.cluster.queue.AckPriorityQueue"
     SCHEDULER_IDLE_BEFORE_CLOSE = 0
     DOWNLOADER_MIDDLEWARES = {"crawler.cluster.politeness.GlobalPolitenessMiddleware": 590}
 # Seconds a worker waits for work before it exits (0: wait for ever, until a signal).

@@ -53,7 +53,7 @@ def is_named_noise(element: lxml.html.HtmlElement) -> bool:
     if element.tag in _CONTENT_TAGS:
         return False
     words = hint_words(element)
-    return bool(_NOISE.search(words)) and not _CONTENT.search(words)
+    return bool(words) and bool(_NOISE.search(words)) and not _CONTENT.search(words)
 
 
 def outermost(
@@ -61,17 +61,20 @@ def outermost(
     wanted: Callable[[lxml.html.HtmlElement], bool],
     skip: Collection[lxml.html.HtmlElement] = (),
 ) -> list[lxml.html.HtmlElement]:
-    """Elements under `body` for which `wanted` holds, none inside another or inside `skip`."""
+    """Elements under `body` for which `wanted` holds, none inside another or inside `skip`.
+
+    A depth-first walk that never enters a found or skipped subtree.
+    """
     found: list[lxml.html.HtmlElement] = []
-    covered = set(skip)
-    for element in body.iterdescendants():
-        if not isinstance(element.tag, str):
+    stack = [child for child in reversed(body) if isinstance(child.tag, str)]
+    while stack:
+        element = stack.pop()
+        if element in skip:
             continue
-        if element in covered or element.getparent() in covered:
-            covered.add(element)
-        elif wanted(element):
+        if wanted(element):
             found.append(element)
-            covered.add(element)
+            continue
+        stack.extend(child for child in reversed(element) if isinstance(child.tag, str))
     return found
 
 

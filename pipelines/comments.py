@@ -70,7 +70,8 @@ MAX_NAME_CHARS = 60
 
 def is_section(element: lxml.html.HtmlElement) -> bool:
     """Named as a comment section, and not a block that holds the article itself."""
-    return (element.tag not in _NEVER_SECTION and bool(_SECTION.search(hint_words(element)))
+    words = hint_words(element)
+    return (bool(words) and element.tag not in _NEVER_SECTION and bool(_SECTION.search(words))
             and not element.xpath(_HOLDS_ARTICLE))
 
 
@@ -124,7 +125,10 @@ def find_sections(
 
 def signature(element: lxml.html.HtmlElement) -> tuple[str, str]:
     """Shape of an element: tag and class words, numbers and odd/even alternation removed."""
-    words = _DIGITS.sub("", element.get("class") or "").split()
+    classes = element.get("class")
+    if not classes:
+        return element.tag, ""
+    words = _DIGITS.sub("", classes).split()
     return element.tag, " ".join(sorted(w for w in words if not _ALTERNATION.match(w)))
 
 

@@ -82,6 +82,8 @@ def orphan_directories(root: Path, exclude: Path | None = None) -> Iterator[Path
     if not root.is_dir():
         return
     for directory in sorted(p for p in root.iterdir() if p.is_dir() and p != exclude):
+        if not (directory / _LOCK_NAME).is_file():
+            continue  # not a journal (e.g. the quarantine folder, or someone else's files)
         with open(directory / _LOCK_NAME, "a") as lock:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -173,6 +173,17 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     return refs[0] if refs else (h1s[0] if h1s else None)
 
 
+def _walk(body: lxml.html.HtmlElement, removed: Collection):
+    """Elements under `body` in document order, `removed` subtrees and forms not entered."""
+    stack = [child for child in reversed(body) if isinstance(child.tag, str)]
+    while stack:
+        element = stack.pop()
+        if element in removed or element.tag == "form":
+            continue
+        yield element
+        stack.extend(child for child in reversed(element) if isinstance(child.tag, str))
+
+
 def _short_blocks(body: lxml.html.HtmlElement, removed: Collection = ()):
     """(element, text, blocks since the first <h1> or -1) for leaf-ish elements with short text
     outside `removed`, where bylines and dates live.
@@ -180,12 +191,8 @@ def _short_blocks(body: lxml.html.HtmlElement, removed: Collection = ()):
     At most MAX_SCANNED_BLOCKS before the <h1> and as many after it: long menus before the
     headline must not hide the byline under it.
     """
-    covered = set(removed)
     seen, since_title = 0, -1
-    for element in body.iterdescendants():
-        if element in covered or element.getparent() in covered or element.tag == "form":
-            covered.add(element)
-            continue
+    for element in _walk(body, removed):
         if element.tag == "h1" and since_title < 0:
             since_title, seen = 0, 0
         if element.tag not in _BYLINE_TAGS:

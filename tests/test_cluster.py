@@ -8,14 +8,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from redis import Redis
 from sqlalchemy import select
 
+from crawler.cluster.schedule import schedule_due
 from crawler.demosite import DemoServer
-from models import CrawlRun
+from models import CrawlRun, Source
 from models.db import session_factory
 from tests.crawling import ROOT, stored
 
@@ -114,3 +116,34 @@ def test_a_killed_worker_loses_nothing_and_its_restart_finishes(
     [run] = runs(pg_url)
     assert run.finished_at is not None  # the run's pending count drained to zero
     assert not list(tmp_path.glob("*/*.jsonl"))
+
+
+def test_scheduled_revisit_fetches_lists_and_only_new_details(
+        pg_url: str, cluster_redis: str, tmp_path: Path) -> None:
+    sessions = session_factory(pg_url)
+    redis = Redis.from_url(cluster_redis)
+    with DemoServer() as server:
+        with sessions.begin() as session:
+            session.add(Source(name="demo", start_urls=[server.url + "/"], allowed_domains=[],
+                               max_depth=8, interval_seconds=600, page_type_rules=[],
+                               settings={}))
+        assert len(schedule_due(sessions, redis)) == 1
+        assert schedule_due(sessions, redis) == []  # not due again yet
+        wait_all(worker(pg_url, cluster_redis, tmp_path, tmp_path / "1.log"))
+        before = stored(pg_url)
+        server.set_edition(1)
+        later = datetime.now(UTC) + timedelta(seconds=601)
+        assert len(schedule_due(sessions, redis, now=later)) == 1
+        wait_all(worker(pg_url, cluster_redis, tmp_path, tmp_path / "2.log"))
+        truth = server.site.ground_truth()
+    first, second = runs(pg_url)
+    after = stored(pg_url)
+    in_second = {url.removeprefix(server.url) for url, page in after.items()
+                 if page.crawl_run_id == second.id}
+    new_details = {path for path, record in truth.items() if record["edition"] == 1}
+    lists = {path for path, record in truth.items() if record["type"] == "list"}
+    assert new_details <= in_second
+    assert in_second - new_details <= lists
+    assert {url.removeprefix(server.url) for url in after} == allowed_paths(server)
+    assert set(before) <= set(after)
+    assert second.finished_at is not None and first.finished_at is not None

@@ -114,3 +114,45 @@ def test_items_kept_through_an_outage_that_outlasts_the_crawl_are_replayed(
     proxy.stop()
     assert f"adopted {journalled} journalled items" in again.stderr, again.stderr[-3000:]
     assert len(stored(pg_url)) == journalled
+
+
+def test_a_paused_crawl_resumes_from_its_jobdir(pg_url: str, tmp_path: Path) -> None:
+    jobdir = tmp_path / "job"
+    tmp_path = tmp_path / "journal"
+    with DemoServer() as server:
+        first = run_crawl(server.url + "/", pg_url, tmp_path, "-a", "depth=8",
+                          "-s", f"JOBDIR={jobdir}", "-s", "CLOSESPIDER_PAGECOUNT=60")
+        assert first.returncode == 0, first.stderr[-3000:]
+        assert "closespider_pagecount" in first.stderr
+        paused = len(stored(pg_url))
+        second = run_crawl(server.url + "/", pg_url, tmp_path, "-a", "depth=8",
+                           "-s", f"JOBDIR={jobdir}")
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "Resuming crawl" in second.stderr
+    assert paused < len(stored(pg_url))
+    paths = {url.removeprefix(server.url) for url in stored(pg_url)}
+    assert paths == {p for p, r in server.site.ground_truth().items()
+                     if not r["meta"].get("robots_disallowed")}
+
+
+def test_revisit_after_new_articles_fetches_only_the_new_detail_pages(pg_url: str,
+                                                                      tmp_path: Path) -> None:
+    with DemoServer() as server:
+        first = run_crawl(server.url + "/", pg_url, tmp_path, "-a", "depth=8")
+        assert first.returncode == 0, first.stderr[-3000:]
+        before = stored(pg_url)
+        server.set_edition(1)
+        second = run_crawl(server.url + "/", pg_url, tmp_path, "-a", "depth=8")
+        truth = server.site.ground_truth()
+    assert second.returncode == 0, second.stderr[-3000:]
+    after = stored(pg_url)
+    run_ids = {page.crawl_run_id for page in after.values()}
+    latest = max(run_ids)
+    refetched = {url.removeprefix(server.url) for url, page in after.items()
+                 if page.crawl_run_id == latest and truth.get(url.removeprefix(server.url),
+                                                              {}).get("type") != "list"}
+    new_details = {path for path, record in truth.items() if record["edition"] == 1}
+    assert new_details and refetched == new_details
+    allowed = {p for p, r in truth.items() if not r["meta"].get("robots_disallowed")}
+    assert {url.removeprefix(server.url) for url in after} == allowed  # old pages kept too
+    assert set(before) <= set(after)

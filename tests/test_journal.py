@@ -99,3 +99,12 @@ def test_a_line_cut_short_by_a_crash_is_skipped(tmp_path: Path) -> None:
     segment = tmp_path / "00000001.jsonl"
     segment.write_text('{"url": "a"}\n{"url": "b"}\n{"url": "c', encoding="utf-8")
     assert [r["url"] for r in read_segment(segment)] == ["a", "b"]
+
+
+def test_only_journal_directories_are_adopted(tmp_path: Path) -> None:
+    (tmp_path / "rejected").mkdir()
+    (tmp_path / "rejected" / "x-00000001.jsonl").write_text('{"url": "bad"}\n')
+    (tmp_path / "unrelated" / "nested").mkdir(parents=True)
+    assert Journal(tmp_path).adopt_orphans() == 0
+    assert (tmp_path / "rejected" / "x-00000001.jsonl").exists()
+    assert (tmp_path / "unrelated" / "nested").is_dir()

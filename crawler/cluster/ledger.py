@@ -55,10 +55,6 @@ class RunLedger:
             pipe.expire(key, RUN_KEY_TTL_SECONDS)
             pipe.execute()
 
-    def dispatched(self, meta: Mapping[str, Any], encoded: bytes) -> None:
-        """Remember a request this worker took from the queue until it is done."""
-        self.server.hset(keys.inflight(self.spider, self.worker), meta["ticket"], encoded)
-
     def done(self, meta: Mapping[str, Any]) -> int | None:
         """The request is finished; returns the run's remaining count, or None when this
         ticket was already counted (a killed worker's journal and the recovered request

@@ -1,7 +1,8 @@
 """scrapy-redis's scheduler with acknowledgements: what a worker takes from the shared
 queue is remembered until done, so a worker killed mid-crawl loses nothing.
 
-Each worker keeps a heartbeat key; its in-flight requests sit in a hash. A worker
+Each worker keeps a heartbeat key; its in-flight requests sit in a hash, filled
+atomically by the queue's pop (`AckPriorityQueue`). A worker
 that finds the hash of a worker without a heartbeat claims it (one atomic RENAME,
 so only one claimant wins) and pushes those requests back to the queue.
 """
@@ -40,6 +41,7 @@ class AckScheduler(Scheduler):
         super().open(spider)
         self.worker = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.ledger = RunLedger(self.server, spider.name, self.worker)
+        self.queue.inflight_key = keys.inflight(spider.name, self.worker)
         spider.ledger = self.ledger
         self._beat()
         self._heartbeat = task.LoopingCall(self._beat)
@@ -66,12 +68,6 @@ class AckScheduler(Scheduler):
         if fresh:
             self.ledger.opened(request.meta)
         return True
-
-    def next_request(self) -> Request | None:
-        request = super().next_request()
-        if request is not None:
-            self.ledger.dispatched(request.meta, self.queue._encode_request(request))
-        return request
 
     def recover(self) -> int:
         """Requeue the in-flight requests of workers whose heartbeat has stopped."""

@@ -68,13 +68,16 @@ class CrfModel:
 
     def emissions(self, items: Sequence[Mapping[str, float]]) -> np.ndarray:
         """Per-item label scores: Σ value × weight over the item's known attributes."""
-        scores = np.zeros((len(items), len(self.labels)))
+        positions, rows, values = [], [], []
         for t, item in enumerate(items):
-            rows = [(self.attributes[name], value) for name, value in item.items()
-                    if name in self.attributes]
-            if rows:
-                indices, values = zip(*rows, strict=True)
-                scores[t] = np.asarray(values) @ self.state[list(indices)]
+            for name, value in item.items():
+                row = self.attributes.get(name)
+                if row is not None:
+                    positions.append(t)
+                    rows.append(row)
+                    values.append(value)
+        scores = np.zeros((len(items), len(self.labels)))
+        np.add.at(scores, positions, self.state[rows] * np.asarray(values)[:, None])
         return scores
 
     def tag(self, items: Sequence[Mapping[str, float]]) -> list[str]:

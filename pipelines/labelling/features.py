@@ -230,7 +230,7 @@ def layout_features(block: Block, lineage: Lineage) -> dict[str, float]:
         f"kind={block.kind.value}": 1.0,
     }
     near = lineage.near(block.element)
-    for mark in lineage.ancestry(block.element):
+    for mark in sorted(lineage.ancestry(block.element)):  # stable order: reproducible training
         if mark.startswith("in:"):
             feats[mark] = 1.0
         else:

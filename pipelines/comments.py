@@ -95,12 +95,17 @@ def _after_heading(heading: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement
     return found
 
 
-def _announced(body: lxml.html.HtmlElement, covered: set) -> list[lxml.html.HtmlElement]:
-    """Blocks that a comment heading ("3 Responses", "Leave a reply", 网友评论) introduces."""
+def _announced(body: lxml.html.HtmlElement, covered: set,
+               named: set) -> list[lxml.html.HtmlElement]:
+    """Blocks that a comment heading ("3 Responses", "Leave a reply", 网友评论) introduces.
+
+    A heading counts when its words say so or markup names it a comment section; merely
+    being removed (site template, page furniture) does not make it one.
+    """
     found: list = []
     for heading in body.iter(*_HEADING_TAGS):
         text = " ".join(heading.text_content().split())
-        if len(text) > MAX_NAME_CHARS or not (_HEADING.fullmatch(text) or heading in covered):
+        if len(text) > MAX_NAME_CHARS or not (_HEADING.fullmatch(text) or heading in named):
             continue
         if not any(a in covered for a in heading.iterancestors()):
             blocks = [e for e in _after_heading(heading) if e not in covered]
@@ -118,7 +123,7 @@ def find_sections(
     """
     named = outermost(body, is_section, removed)
     covered = set(removed) | set(named)
-    announced = _announced(body, covered)
+    announced = _announced(body, covered, set(named))
     groups = repeated_groups(body) if groups is None else groups
     return named + announced + unnamed_comments(body, covered, now, groups)
 

@@ -64,6 +64,12 @@ _DMY = re.compile(
     r"|(?<![\d.])(?P<d2>\d{2})\.(?P<m2>\d{2})\.(?P<y2>\d{2})(?![\d.])"
     r"(?:,?\s+(?:um\s+)?(?P<H2>\d{1,2}):(?P<M2>\d{2}))?"
 )
+# Slashed numeric dates with the year last: 10/19/2019 is month first (US use); when the
+# first number cannot be a month (19/10/2019) it is the day.
+_SLASHED = re.compile(
+    r"(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>(?:19|20)\d{2})(?![\d/])"
+    r"(?:,?\s+(?P<H>\d{1,2}):(?P<M>\d{2}))?"
+)
 # A bare clock time ("14:05") as the whole text: today, as news lists write it.
 _CLOCK = re.compile(r"\s*(?P<H>[01]?\d|2[0-3])[:：](?P<M>[0-5]\d)\s*")
 _RELATIVE = re.compile(
@@ -115,6 +121,10 @@ def _absolute(groups: dict[str, str | None], now: datetime) -> datetime | None:
             return None
         groups = {**groups, "H": groups["H2"], "M": groups["M2"]}
         return _build(year, int(groups["m2"]), int(groups["d2"]), groups)
+    if groups.get("a"):
+        first, second = int(groups["a"]), int(groups["b"])
+        month, day = (first, second) if first <= 12 else (second, first)
+        return _build(int(groups["y"]), month, day, groups)
     month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["mw"].lower()]
     return _build(int(groups["y"]), month, int(groups["d"]), groups)
 
@@ -146,7 +156,7 @@ def find_date(text: str, now: datetime | None = None) -> tuple[datetime, str] | 
         return parsedate_to_datetime(text.strip()), text.strip()
     except (TypeError, ValueError, IndexError):
         pass
-    for pattern in (_FULL, _EN_MDY, _EN_DMY, _DMY):
+    for pattern in (_FULL, _EN_MDY, _EN_DMY, _DMY, _SLASHED):
         for match in pattern.finditer(text):
             built = _absolute(match.groupdict(), now)
             if built:

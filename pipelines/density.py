@@ -41,6 +41,9 @@ class NodeStats:
     tags: int = 0  # T: descendant elements (the node itself excluded)
     link_tags: int = 0  # LT: descendant <a> elements
     punct: int = 0  # P: punctuation marks
+    own_chars: int = 0  # characters of the element's own text chunks (text and child tails)
+    own_punct: int = 0
+    in_link: bool = False  # the element is an <a> or inside one: its own text is link text
     density: float = 0.0
     density_sum: float = 0.0
     children: list[lxml.html.HtmlElement] = field(default_factory=list)
@@ -95,11 +98,15 @@ def count(
     exclude = set(exclude)
     order = list(_preorder(body, exclude))
     stats = {element: NodeStats() for element, _ in order}
+    for element, parent in order:  # preorder: a parent's flag is set before its children's
+        stats[element].in_link = element.tag == "a" or (parent is not None
+                                                         and stats[parent].in_link)
     for element, parent in reversed(order):
         node = stats[element]
         own = _own_text(element, stats)
-        node.chars += visible_chars(own)
-        node.punct += count_punctuation(own)
+        node.own_chars, node.own_punct = visible_chars(own), count_punctuation(own)
+        node.chars += node.own_chars
+        node.punct += node.own_punct
         if element.tag == "a":
             node.link_chars = node.chars
             node.link_tags += 1
@@ -157,6 +164,11 @@ def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> N
             node.density += params.tie_break_weight * tie(node, body_stats)
     for node in stats.values():
         node.density_sum = sum(stats[child].density for child in node.children)
+        if node.own_chars:  # the DOM's text nodes are children too (text<br>text… bodies)
+            link = node.own_chars if node.in_link else 0
+            text_leaf = NodeStats(chars=node.own_chars, punct=node.own_punct, link_chars=link,
+                                  link_tags=int(node.in_link))
+            node.density_sum += main(text_leaf, body_stats)
 
 
 def _best_in_subtree(stats: dict) -> dict:

@@ -60,3 +60,31 @@ def test_link_farm_page_yields_little() -> None:
     links = "".join(f'<li><a href="/p{i}">热门文章标题第{i}条</a></li>' for i in range(150))
     art = extract_article(_doc(f"<html><body><ul>{links}</ul></body></html>"))
     assert len(art.content_text) < 60
+
+
+def test_a_removed_template_heading_does_not_announce_comments() -> None:
+    """Template blocks passed as `exclude` are not comment headings: the article after a
+    removed heading that sits alone in its wrapper must stay the body."""
+    body = "".join(f"<br>第{i}段：记者今天在现场看到，市民排队购买新鲜蔬菜，价格比上周略有下降。"
+                   for i in range(12))
+    doc = load_document(f"""<html><body><div class="wrap">
+        <div class="hd"><h4>本站主要新闻</h4></div>
+        <div class="main"><dl><dt>菜价回落</dt></dl><span>2024-05-01 10:00</span>
+        <div class="text">{body}</div></div>
+        <div class="side"><ul><li><a href="/b">热门一</a></li></ul></div>
+        </div></body></html>""".encode(), url="https://news.example.cn/a/1.html")
+    heading = doc.body.find(".//h4")
+    article = extract_article(doc, exclude=[heading])
+    assert "第11段" in article.content_text and article.comments == []
+
+
+def test_text_written_between_line_breaks_wins_over_short_paragraphs() -> None:
+    """Chinese portals often write the body as text<br>text… inside one div: its text
+    chunks are DOM children and count towards the container's DensitySum."""
+    body = "".join(f"{'今天召开的会议讨论了城市交通、教育和医疗等问题，代表们积极发言。' * 2}<br>"
+                   for _ in range(8))
+    side = "".join(f"<p>推荐阅读第{i}条：本周天气晴好，适合出行。</p>" for i in range(8))
+    doc = load_document(f"""<html><body><div id="content">{body}</div>
+        <div class="side">{side}</div></body></html>""".encode())
+    text = extract_article(doc).content_text
+    assert "代表们积极发言" in text and "推荐阅读" not in text

@@ -61,3 +61,9 @@ def test_more_european_forms_and_bare_clock(text: str, expected: datetime) -> No
 
 def test_version_numbers_are_not_dates() -> None:
     assert parse_date("version 1.2.34", NOW) is None
+
+
+def test_slashed_dates_read_month_first_unless_the_first_number_cannot_be_a_month() -> None:
+    assert find_date("Posted 10/19/2019 09:30")[0] == datetime(2019, 10, 19, 9, 30)
+    assert find_date("19/10/2019")[0] == datetime(2019, 10, 19)
+    assert find_date("2023/5/1")[0] == datetime(2023, 5, 1)

@@ -1,0 +1,72 @@
+"""`python -m pipelines extract|batch`: the stable interface benchmarks and users script against."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIELDS = {"page_type", "type_confidence", "title", "author", "published_at", "content_text",
+          "content_html", "comments", "records"}
+
+ARTICLE = """<html><head><title>市政府召开会议 - 江城新闻网</title></head><body>
+<div class="nav"><a href="/">首页</a> <a href="/news/">新闻</a></div>
+<h1>市政府召开会议</h1><div class="info">发布时间：2024年5月1日 10:00　来源：江城日报　作者：李明</div>
+<div class="content"><p>五月一日，市政府召开常务会议，研究部署近期重点工作。</p>
+<p>会议强调，要切实做好民生保障，确保各项政策落到实处，让群众得到实惠。</p>
+<p>会议还听取了有关部门的工作汇报，并对下一阶段的任务作出安排。</p></div>
+<div class="footer">版权所有 江城新闻网</div></body></html>"""
+
+LISTING = "<html><body><ul>" + "".join(
+    f'<li><a href="/news/2024/05/{i:02d}/{1000 + i}.html">第{i}条新闻的标题文字</a>'
+    f"<span>2024-05-{i:02d}</span></li>" for i in range(1, 16)) + \
+    '</ul><a href="/news/list_2.html">下一页</a></body></html>'
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pipelines", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_extract_prints_one_json_object_with_the_stable_fields(tmp_path: Path) -> None:
+    page = tmp_path / "a.html"
+    page.write_bytes(ARTICLE.encode("gbk"))  # no charset anywhere: detected
+    done = _run("extract", str(page), "--url", "https://news.example.cn/2024/05/01/1.html",
+                "--type", "news")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert FIELDS <= set(result)
+    assert result["page_type"] == "news" and result["type_decided_by"] == "forced"
+    assert "民生保障" in result["content_text"] and "版权所有" not in result["content_text"]
+    assert result["published_at"].startswith("2024-05-01T10:00")
+
+
+def test_extract_returns_records_and_next_page_for_a_list(tmp_path: Path) -> None:
+    page = tmp_path / "l.html"
+    page.write_text(LISTING, encoding="utf-8")
+    done = _run("extract", str(page), "--url", "https://news.example.cn/news/", "--type", "list")
+    result = json.loads(done.stdout)
+    assert len(result["records"]) == 15
+    assert result["records"][0]["url"] == "https://news.example.cn/news/2024/05/01/1001.html"
+    assert result["next_page"] == "https://news.example.cn/news/list_2.html"
+
+
+def test_batch_answers_every_line_in_order_and_reports_bad_pages(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text(ARTICLE, encoding="utf-8")
+    (tmp_path / "bin.html").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
+    lines = [{"id": "ok", "path": str(tmp_path / "a.html"), "type": "news"},
+             {"id": "missing", "path": str(tmp_path / "nope.html")},
+             {"id": "binary", "path": str(tmp_path / "bin.html")},
+             {"id": "sibling", "path": str(tmp_path / "a.html"),
+              "sibling_path": str(tmp_path / "a.html"), "url": "https://x.cn/1.html"}]
+    batch = tmp_path / "in.jsonl"
+    batch.write_text("\n".join(json.dumps(line) for line in lines) + "\nnot json\n")
+    done = _run("batch", str(batch))
+    assert done.returncode == 0, done.stderr
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [o["id"] for o in out] == ["ok", "missing", "binary", "sibling", None]
+    assert out[0]["error"] is None and FIELDS <= set(out[0])
+    assert "FileNotFoundError" in out[1]["error"] and "NotHtmlError" in out[2]["error"]
+    assert out[3]["error"] is None and out[4]["error"].startswith("JSONDecodeError")

@@ -81,9 +81,11 @@ def test_cleaning_drops_scripts_styles_and_hidden_but_keeps_json_ld() -> None:
     doc = load_document(b"""<html><head><script>var x;</script><style>p{}</style>
         <script type="application/ld+json">{"@type": "NewsArticle"}</script></head>
         <body><p>visible</p><div hidden>secret</div><div style="display: none">gone</div>
+        <p STYLE="Visibility : Hidden">shy</p>
         <noscript>enable js</noscript></body></html>""")
     text = doc.body.text_content()
     assert "visible" in text and "secret" not in text and "gone" not in text
+    assert "shy" not in text
     assert "enable js" not in text
     assert doc.tree.find(".//script").get("type") == "application/ld+json"
 

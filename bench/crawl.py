@@ -43,12 +43,12 @@ def _scrapy(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen
                             stderr=handle)
 
 
-def _wait(until: Callable[[], bool], timeout: float = 600) -> None:
+def _wait(until: Callable[[], bool], every: float = 0.02, timeout: float = 600) -> None:
     deadline = time.monotonic() + timeout
     while not until():
         if time.monotonic() > deadline:
             raise TimeoutError("crawl did not finish in time")
-        time.sleep(0.02)
+        time.sleep(every)
 
 
 def _fresh_database(admin_url: str) -> str:
@@ -85,7 +85,7 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path) -> tu
                           logs / f"w-start-{workers}.log")
         _wait(lambda: sum(server.hits.values()) > 0)
         began = time.monotonic()
-        _wait(lambda: stored() >= expected)
+        _wait(lambda: stored() >= expected, every=0.1)  # light polling: the workers need the CPU
         seconds = time.monotonic() - began
         for process in [starter, *helpers]:
             process.wait(timeout=120)

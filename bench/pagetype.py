@@ -86,8 +86,8 @@ def timing(pages: Sequence[LabelledPage], model: PageTypeModel) -> None:
 
 def unsure_report(truth: Sequence[str], ranked: Sequence[list[tuple[str, float]]],
                   params: PageTypeParams) -> None:
-    """Pages below min_confidence: what they are, and what 'list when list is a candidate'
-    would do instead of 'other' (crawl safety: a list stored as 'other' is not revisited)."""
+    """Pages below min_confidence: what they are, and which of them the list rescue
+    (list when list is a top-two candidate, see `classify_page`) turns into list."""
     unsure = [(t, r) for t, r in zip(truth, ranked, strict=True)
               if r[0][1] < params.min_confidence]
     with_list = [(t, r) for t, r in unsure if "list" in (r[0][0], r[1][0])]

@@ -25,13 +25,16 @@ from pipelines.structured import Declared, declared
 _TITLE_SPLIT = re.compile(
     r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*")
 _BYLINE_HINT = re.compile(r"author|byline|byl|writer|reporter|zuozhe|作者", re.I)
-_DATE_HINT = re.compile(r"date|time|publish|posted|pubtime|meta|info|source|riqi", re.I)
+_DATE_HINT = re.compile(r"date|time|publish|posted|pubtime|meta|info|source|riqi|created|updated|"
+                        r"submitted|author|byline", re.I)
 # "By", "Von", "Erstellt von", "View all posts by", optionally a role ("FOCUS-Online-Experte").
 _BY_PREFIX = re.compile(
+    r"^\s*(?:about the author|über (?:den autor|die autorin))\s*[-–:]?\s*|"
+    r"^\s*(?-i:By|Von)(?=[A-ZÄÖÜ][a-zäöüß])|"  # "ByAlex Bozarjian": markup without a space
     r"^\s*(?:(?:written|posted|erstellt|geschrieben|verfasst|veröffentlicht|publié|publicado|"
-    r"escrito|(?:zeige |show |view )?(?:alle |all )?(?:beiträge|posts|articles|artikel))\s+)?"
-    r"(?:by|von|par|por|di|door|av|af|"
-    r"autor(?:in)?|author|text|texto)\s*[:：]?\s+(?:(?:\S*(?:redakteur|redaktor|experte|expertin|"
+    r"escrito|ein artikel|(?:zeige |show |view )?(?:alle |all )?"
+    r"(?:beiträge|posts|articles|artikel))\s+)?(?:by|von|par|por|di|door|av|af|"
+    r"autor(?:in|en)?|authors?|text|texto)\s*[:：]?\s+(?:(?:\S*(?:redakteur|redaktor|experte|expertin|"
     r"reporter|korrespondent|correspondent)\w*)\s+)?", re.I)
 # A Western labelled byline anywhere in a short line: "Datum: 03.11.2021 Autor: Peter Maahn".
 _LABELLED = re.compile(r"(?:^|\s)(?:autor(?:in)?|author|von|by|text|par|por)\s*[:：]\s*(.+)$", re.I)
@@ -40,18 +43,33 @@ _AFTER_DATE = re.compile(r"\s(?:by|von|par|por|di)\s+(\S.*)$", re.I)
 # Words that bylines show without a name, or that end a name ("Stand: …", "Updated …").
 _NOT_NAMES = frozenset({"posted", "by", "von", "veröffentlicht", "published", "no author",
                         "admin", "anonymous", "redaktion", "author", "autor"})
+_WEEKDAY = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:montag|dienstag|mittwoch|donnerstag|"
+    r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
+    r"miércoles|jueves|viernes|sábado|domingo)\b,?", re.I)
+# … or a next label ("Text: A Fotos: B", "Author: A, Datum: …").
 _NAME_END = re.compile(
     r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
-    r"\s*[|,\-–·:]+\s*$|\s*/.*$|\s+\d.*$|"
+    r"\s*[|,\-–·:]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$", re.I)
 _CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期)\s*[:：]\s*"
                        r"([^\s|丨｜/]+(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
 _CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-]?(\d{2})[/-]?(\d{2})/")
+_URL_DAY_FIRST = re.compile(r"/(\d{2})[-.](\d{2})[-.]((?:19|20)\d{2})(?:[/.?#-]|$)")
 _BYLINE_TAGS = frozenset({"span", "div", "p", "a", "time", "li", "em", "strong", "address",
                           "small", "font", "td", "b", "i", "cite"})
+# Publishers, not people: "Deutscher Caritasverband e. V.", "Bayerische Landesanstalt … - LWF".
+_ORGANISATION = re.compile(r"\b(?:e\.\s?V|GmbH|AG|Inc|Ltd|LLC|Verband|Verlag|Redaktion|"
+                           r"Landesanstalt|Institut|Universität|University|Agencies|Ministerium)\b",
+                           re.I)
+_CONJUNCTION = re.compile(r"\s+(?:und|and|y|et|&)\s+(?=\S+\s+\S)", re.I)
 MAX_BYLINE_CHARS = 80
+MAX_BY_LINE = 60  # an unmarked "By …" line longer than this is prose ("Von der Leyen sagt …")
 SITE_PART_RATIO = 1.5
+MIN_SITE_KEY = 4  # shorter site keys match only whole title parts
+_SITE_SEPARATOR = r"\s*[-|–—·•:»_｜/]+\s*"  # between a declared site name and the headline
+_DASHES = str.maketrans("–—‐‑", "----")
 MIN_LONE_H1_WORDS = 3
 MAX_SCANNED_BLOCKS = 400
 NEAR_TITLE_BLOCKS = 30  # an unnamed byline date sits within this many blocks after the <h1>
@@ -84,40 +102,68 @@ def _clean(text: str | None) -> str | None:
 
 
 def _fold(text: str) -> str:
-    return " ".join(text.casefold().split())
+    return " ".join(text.casefold().translate(_DASHES).split())
+
+
+def _key(text: str) -> str:
+    """Letters and digits only: "MacTechNews.de" and "mactechnews.de" are one site."""
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+def _host_keys(url: str | None) -> set[str]:
+    host = _host(url)
+    return {k for k in (_key(host), _key(host.split(".")[0])) if k}
+
+
+def is_site_name(text: str, site_name: str | None, url: str | None, loose: bool = False) -> bool:
+    """The site's own name: the declared one or the host ("MacTechNews.de", "seelenradio");
+    `loose` also takes a title part that starts with the host's name ("Zoll online")."""
+    key, hosts = _key(text), _host_keys(url)
+    if not key or key == _key(site_name or "") or key in hosts:
+        return bool(key)
+    return loose and any(len(k) >= MIN_SITE_KEY and (key.startswith(k) or k.startswith(key))
+                         for k in hosts)
 
 
 def _cut_site(title: str, site_name: str | None) -> str:
-    """`title` without a declared site name at its start or end (with the separator)."""
-    site = _fold(site_name or "")
-    folded = title.casefold()
-    if not site or site == _fold(title):
+    """`title` without the declared site name at its start or end, where a separator
+    parts them."""
+    if not site_name or _fold(site_name) == _fold(title):
         return title
-    if folded.endswith(site):
-        return title[: len(title) - len(site)].rstrip(" -|–—·•:»_｜")
-    if folded.startswith(site):
-        return title[len(site):].lstrip(" -|–—·•:»_｜")
-    return title
+    site = re.escape(" ".join(site_name.split()))
+    cut = re.sub(rf"{_SITE_SEPARATOR}{site}\s*$", "", title, flags=re.I)
+    if cut == title:
+        cut = re.sub(rf"^\s*{site}{_SITE_SEPARATOR}", "", title, flags=re.I)
+    return cut.strip()
 
 
-def title_parts(title: str, site_name: str | None = None) -> list[str]:
-    """A <title> or og:title split at headline/site separators, the declared site name cut first."""
-    return [p.strip() for p in _TITLE_SPLIT.split(_cut_site(title, site_name)) if p.strip()]
+def title_parts(title: str) -> list[str]:
+    """A <title> or og:title split at headline/site separators."""
+    return [p.strip() for p in _TITLE_SPLIT.split(title) if p.strip()]
 
 
-def strip_site_name(title: str, site_name: str | None = None) -> str:
-    """The headline of a "Headline - Site" or "Site | Headline" title: the declared site name
-    is cut, else the shorter outer part (the first part kept unless the last is much longer)."""
+def strip_site_name(title: str, site_name: str | None = None, url: str | None = None) -> str:
+    """The headline of a "Headline - Site" or "Site | Headline" title.
+
+    The declared site name is cut, else an outer part that names the host; when a site
+    name is declared but not in the title, the title is all headline; else the shorter
+    outer part is taken for the site (the first part kept unless the last is much longer).
+    """
     cut = _cut_site(title, site_name)
     if cut != title:
-        return cut.strip()
+        return cut
     marks = list(_TITLE_SPLIT.finditer(title))
-    if not marks:
-        return title.strip()
-    head, tail = title[: marks[-1].start()].strip(), title[marks[0].end():].strip()
-    first, last = title[: marks[0].start()].strip(), title[marks[-1].end():].strip()
+    first = title[: marks[0].start()].strip() if marks else ""
+    last = title[marks[-1].end():].strip() if marks else ""
     if not first or not last:
         return title.strip(" -|–—·•:»_｜")
+    head, tail = title[: marks[-1].start()].strip(), title[marks[0].end():].strip()
+    if is_site_name(last, site_name, url, loose=True):
+        return head
+    if is_site_name(first, site_name, url, loose=True):
+        return tail
+    if site_name:
+        return title.strip()
     return head if len(last) <= SITE_PART_RATIO * len(first) else tail
 
 
@@ -130,43 +176,65 @@ def _overlaps(h1: str, other: str) -> bool:
     return bool(mine) and len(mine & theirs) >= 0.5 * len(mine | theirs)
 
 
-def _site_names(tree, found: Declared, url: str | None, headlines: list[str]) -> set[str]:
-    """Names of the site: declared, the host, and the non-headline parts of the titles."""
-    names = {_fold(found.site_name or ""), _fold(_host(url))}
-    names.add(_fold(_host(url).rsplit(".", 1)[0]))
-    for title in (found.title, tree.findtext(".//title")):
-        if title:
-            names |= {_fold(p) for p in title_parts(title, found.site_name)}
-    return names - {_fold(h) for h in headlines} - {""}
+def _inside(inner: str, outer: str) -> bool:
+    """`inner` within `outer` as whole words ("Joghurt" is not inside "Joghurts")."""
+    inner, outer = _fold(inner), _fold(outer)
+    at = outer.find(inner)
+    if not inner or at < 0:
+        return False
+    before, after = outer[at - 1: at], outer[at + len(inner): at + len(inner) + 1]
+    return not any(c.isalnum() and c < "\u3000" for c in before + after)
+
+
+def _is_title_part(headline: str, title: str) -> bool:
+    """`headline` is `title` less parts at a separator, not a headline cut short."""
+    found = re.search(re.escape(headline), title, re.I)
+    if not found or headline == title:
+        return False
+    before, after = title[: found.start()], title[found.end():]
+    return bool((not before or re.search(f"(?:{_TITLE_SPLIT.pattern})$", before))
+                and (not after or _TITLE_SPLIT.match(after)))
+
+
+def _references(tree, found: Declared, url: str | None) -> tuple[list[str], list[str]]:
+    """(headlines, title parts): the declared and <title> headlines with site names cut, and
+    every part of both titles."""
+    declared_title, tag = _clean(found.title), _clean(tree.findtext(".//title"))
+    titles = [t for t in (declared_title, tag) if t]
+    refs = [strip_site_name(t, found.site_name, url) for t in titles]
+    if declared_title and tag and _is_title_part(declared_title, tag):
+        refs.insert(0, declared_title)  # the <title> adds a site name to the clean headline
+    parts = [p for t in titles for p in title_parts(t)]
+    return refs, parts
 
 
 def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = None) -> str | None:
     """The headline that the sources agree on: <h1>s checked against the declared and <title>
-    headlines (site names cut); an <h1> that is only the site's name never wins.
+    headlines; an <h1> or headline that is only the site's name never wins.
 
-    Order: an <h1> equal to a headline; a headline inside a longer <h1> (kicker or date in
-    the <h1>); an <h1> inside a headline or sharing most of its words; the page's only <h1>;
-    the declared headline.
+    Order: an <h1> equal to a headline or a whole title; an <h1> equal to a title part (the
+    longest); a headline inside a longer <h1> (kicker or date in the <h1>); an <h1> inside a
+    headline or sharing most of its words; the page's only <h1>; the declared headline.
     """
-    declared_title, tag = _clean(found.title), _clean(tree.findtext(".//title"))
-    refs = [strip_site_name(t, found.site_name) for t in (declared_title, tag) if t]
-    if declared_title and tag and declared_title != tag and _fold(declared_title) in _fold(tag):
-        refs.insert(0, declared_title)  # the <title> adds a site name to the clean headline
-    sites = _site_names(tree, found, url, refs)
-    refs = [r for r in refs if _fold(r) not in sites]
+    refs, parts = _references(tree, found, url)
+    refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
     h1s = [t for t in (_clean(h.text_content()) for h in tree.iter("h1"))
-           if t and _fold(t) not in sites]
-    for ref in refs:
+           if t and not is_site_name(t, found.site_name, url)]
+    whole = [_clean(t) for t in (found.title, tree.findtext(".//title")) if _clean(t)]
+    for ref in refs + whole:
         for h1 in h1s:
             if _fold(h1) == _fold(ref):
                 return h1
+    named = [h1 for h1 in h1s if any(_fold(h1) == _fold(p) for p in parts)]
+    if named:
+        return max(named, key=len)
     for ref in refs:
-        if any(_fold(ref) in _fold(h1) for h1 in h1s):
+        if any(_inside(ref, h1) for h1 in h1s):
             return ref
     for h1 in h1s:
-        if any(_fold(h1) in _fold(ref) or _overlaps(h1, ref) for ref in refs):
+        if any(_inside(h1, ref) for ref in refs) or any(_overlaps(h1, t) for t in refs + whole):
             return h1
-    if len(refs) == 2 and _fold(refs[0]) in _fold(refs[1]):
+    if len(refs) == 2 and _fold(refs[0]) != _fold(refs[1]) and _inside(refs[0], refs[1]):
         return refs[1]  # a declared headline cut short (at a quote mark) inside the <title>
     if len(h1s) == 1 and len(h1s[0].split()) >= MIN_LONE_H1_WORDS:
         return h1s[0]  # the page's one headline, unconfirmed: site titles are often generic
@@ -209,11 +277,15 @@ def _short_blocks(body: lxml.html.HtmlElement, removed: Collection = ()):
 
 
 def clean_name(text: str, now: datetime) -> str | None:
-    """A byline reduced to the name: prefix ("By", "Von") and role, trailing date cut."""
+    """A byline reduced to the name: prefix ("By", "Von") and role cut, and the date with
+    what follows it (or, for a leading date, what precedes it)."""
     text = _BY_PREFIX.sub("", text)
     found = find_date(text, now)
     if found and found[1] in text:
-        text = text[: text.index(found[1])]
+        before, _, after = text.partition(found[1])
+        before = _WEEKDAY.sub("", before)
+        after = _BY_PREFIX.sub("", after.lstrip(" ,·|-–:"))
+        text = before if re.search(r"\w{2}", before) else after
     previous = None
     while previous != text:
         previous, text = text, _NAME_END.sub("", text.strip(" |,-–·:")).strip()
@@ -227,7 +299,7 @@ def _is_byline(element: lxml.html.HtmlElement, text: str) -> bool:
         return False
     if _BYLINE_HINT.search(hint_words(element)) or element.get("rel") == "author":
         return True
-    return bool(_BY_PREFIX.match(text)) and len(text) < 50 and element.tag != "a"
+    return bool(_BY_PREFIX.match(text)) and len(text) <= MAX_BY_LINE and element.tag != "a"
 
 
 def _byline_name(element: lxml.html.HtmlElement, text: str, now: datetime) -> str | None:
@@ -282,9 +354,12 @@ def page_date(body: lxml.html.HtmlElement, removed: Collection, url: str | None,
 
 
 def url_date(url: str | None, now: datetime):
-    """The /2023/05/01/ or /20230501/ date in an article URL."""
+    """The /2023/05/01/, /20230501/ or /01-05-2023 date in an article URL."""
     match = _URL_DATE.search(url or "")
-    return find_date("-".join(match.groups()), now) if match else None
+    if match:
+        return find_date("-".join(match.groups()), now)
+    match = _URL_DAY_FIRST.search(url or "")
+    return find_date("-".join(reversed(match.groups())), now) if match else None
 
 
 def local_day(found: tuple[datetime, str], url: str | None, language: str | None, now: datetime):
@@ -341,16 +416,28 @@ def _host(url: str | None) -> str:
     return re.sub(r"^www\.", "", (url or "").split("/")[2] if (url or "").count("/") >= 2 else "")
 
 
-def _declared_author(found: Declared, url: str | None) -> str | None:
-    """The declared author, unless it is only the site's own name."""
+def _declared_author(found: Declared, url: str | None) -> tuple[str | None, bool]:
+    """(the declared author, whether it is only a publisher): the site's own name or an
+    organisation there stands in for a byline, so a person in the page beats it."""
     author = _clean(_BY_PREFIX.sub("", found.author or ""))
-    if not author or not re.search(r"[^\W\d_]", author):  # CMS user ids are not names
-        return None
-    site = (found.site_name or "").casefold()
-    host = _host(url)
-    if author.casefold() in (site, host.casefold()) or author.casefold() in host.casefold():
-        return None
-    return author
+    if not author or not re.search(r"[^\W\d_]", author) or author.casefold() in _NOT_NAMES:
+        return None, False  # CMS user ids and placeholders are not names
+    key, site = _key(author), _key(found.site_name or "")
+    publisher = is_site_name(author, found.site_name, url, loose=True) or any(
+        k in key or key in k for k in _host_keys(url) | {site} if len(k) >= MIN_SITE_KEY)
+    return author, publisher or bool(_ORGANISATION.search(author))
+
+
+def pick_author(found: Declared, byline: str | None, url: str | None) -> str | None:
+    """The declared author unless it is a publisher and the page names a person."""
+    author, publisher = _declared_author(found, url)
+    chosen = byline if byline and (publisher or not author) else author
+    return _join_names(chosen) if chosen else None
+
+
+def _join_names(names: str) -> str:
+    """A list of names joined with ", " whatever its last conjunction ("A, B y C")."""
+    return _CONJUNCTION.sub(", ", names) if "," in names else names
 
 
 def extract_metadata(
@@ -361,12 +448,13 @@ def extract_metadata(
     found = declared(tree)
     author, source = page_byline(body, removed, now)
     date = find_date(found.date, now) if found.date else None
-    date = date or page_date(body, removed, url, now) or find_date(content_text[:300], now)
+    date = date or page_date(body, removed, url, now) or find_date(content_text[:300], now) \
+        or page_date(body, (), None, now)
     language = (found.language or "").split("-")[0].split("_")[0].lower() or None
     date = local_day(date, url, language, now) if date else None
     return Metadata(
         title=pick_title(tree, found, url),
-        author=_declared_author(found, url) or author,
+        author=pick_author(found, author, url),
         source=source,
         published_at=date[0] if date else None,
         published_raw=date[1] if date else None,

@@ -56,9 +56,12 @@ class TemplateDiffParams:
 
 @dataclass(frozen=True)
 class PageTypeParams:
-    """S3 (seed 003): below this calibrated confidence a page is stored as 'other'."""
+    """S3 (seed 003): below this calibrated confidence a page is stored as 'other' (or 'list'
+    when list is one of the two best candidates: a list mistaken for a detail page is never
+    revisited, the costlier error for a crawl)."""
 
-    # 0.5: full-decision macro-F1 0.773 / list precision 0.940 (docs/BENCHMARKS.md, page type).
+    # 0.5: full-decision macro-F1 0.774 / list-vs-rest F1 0.952 / list precision 0.932
+    # (model v3; docs/BENCHMARKS.md, page type).
     min_confidence: float = 0.5
 
 

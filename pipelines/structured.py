@@ -36,6 +36,7 @@ class Declared:
     date: str | None = None
     site_name: str | None = None
     language: str | None = None
+    page_date: str | None = None  # a WebPage's JSON-LD date: the last resort of declared dates
 
 
 def _objects(value: object) -> Iterator[dict]:
@@ -94,8 +95,9 @@ def _unescape(value: str) -> str:
 
 
 def from_json_ld(tree: lxml.html.HtmlElement) -> Declared:
-    """Headline, author, date and language of the first article-like JSON-LD object."""
-    found = Declared()
+    """Headline, author, date and language of the first article-like JSON-LD object; the
+    date of any other object (WebPage) when no article object declares one."""
+    found, page_date = Declared(), None
     for script in tree.iter("script"):
         if "ld+json" not in (script.get("type") or ""):
             continue
@@ -105,6 +107,7 @@ def from_json_ld(tree: lxml.html.HtmlElement) -> Declared:
             data = _loose(script.text or "")
         for obj in _objects(data):
             if not any(kind in _type_of(obj) for kind in _ARTICLE_TYPES):
+                page_date = page_date or _text(obj.get("datePublished"))
                 continue
             headline = obj.get("headline") or obj.get("name")
             if isinstance(headline, str):
@@ -114,7 +117,12 @@ def from_json_ld(tree: lxml.html.HtmlElement) -> Declared:
             found.date = found.date or (date if isinstance(date, str) else None)
             lang = obj.get("inLanguage")
             found.language = found.language or (lang if isinstance(lang, str) else None)
+    found.page_date = page_date
     return found
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def _meta_map(tree: lxml.html.HtmlElement) -> dict[str, str]:
@@ -165,13 +173,20 @@ def from_meta(tree: lxml.html.HtmlElement) -> Declared:
     )
 
 
+def _fuller(first: str | None, second: str | None) -> str | None:
+    """The author list that names more people: JSON-LD often keeps only the first."""
+    def count(names: str | None) -> int:
+        return len(re.split(r"[,;]", names)) if names else 0
+    return second if count(second) > count(first) else first or second
+
+
 def declared(tree: lxml.html.HtmlElement) -> Declared:
     """JSON-LD first, then <meta> and microdata, field by field."""
     first, second = from_json_ld(tree), from_meta(tree)
     return Declared(
         title=first.title or second.title,
-        author=first.author or second.author,
-        date=first.date or second.date,
+        author=_fuller(first.author, second.author),
+        date=first.date or second.date or first.page_date,
         site_name=second.site_name,
         language=second.language or first.language,
     )

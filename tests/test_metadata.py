@@ -104,3 +104,83 @@ def test_broken_json_ld_still_gives_its_author() -> None:
             '"author":{"@type":"Person","name":"Ann Lee"},"image":{"url":"<img src="x">"}}'
             '</script>')
     assert _meta(PAGE.format(head=head)).author == "Ann Lee"
+
+
+def test_h1_equal_to_a_title_part_beats_the_long_site_tail() -> None:
+    html = """<html><head><title>Ben Wilson Surf - Point of Sail - Segelmacher, Surf und Kite Shop
+    in Kiel</title></head><body><h1>Ben Wilson Surf</h1></body></html>"""
+    assert _meta(html, "http://www.pointofsail-kiel.de/a.html").title == "Ben Wilson Surf"
+
+
+def test_host_named_h1_and_title_part_are_the_site() -> None:
+    html = """<html><head><title>seelenradio » Nummer zwei: Leo</title></head>
+    <body><h1>seelenradio</h1></body></html>"""
+    assert _meta(html, "http://www.seelenradio.de/leo/").title == "Nummer zwei: Leo"
+
+
+def test_declared_site_name_absent_from_title_keeps_it_whole() -> None:
+    head = ('<meta property="og:site_name" content="Pinup-Fashion.de">'
+            '<meta property="og:title" content="Korsetts - Shops, Designer, online kaufen">')
+    html = f"<html><head>{head}</head><body><p>Text.</p></body></html>"
+    title = "Korsetts - Shops, Designer, online kaufen"
+    assert _meta(html, "http://pinup-fashion.de/k/").title == title
+
+
+def test_site_name_is_cut_only_at_a_separator() -> None:
+    head = ('<meta property="og:site_name" content="Houzz">'
+            '<meta property="og:title" content="Das sind die Projekte auf Houzz">')
+    html = f"<html><head>{head}</head><body><p>Text.</p></body></html>"
+    assert _meta(html, "https://www.houzz.de/m/1").title == "Das sind die Projekte auf Houzz"
+
+
+def test_chinese_title_and_byline_with_editor_line() -> None:
+    html = """<html><head><title>本市召开经济形势新闻发布会_新华网</title></head><body>
+    <div class="logo"><h1>新华网</h1></div><h1>本市召开经济形势新闻发布会</h1>
+    <div class="info">来源：新华社 作者：李明 发布时间：2023年5月1日 10:00</div>
+    <p>今天，本市召开新闻发布会，介绍经济运行情况。</p><p>责任编辑：王芳</p></body></html>"""
+    meta = _meta(html, "http://www.news.cn/a.htm")
+    assert meta.title == "本市召开经济形势新闻发布会"
+    assert (meta.author, meta.source) == ("李明", "新华社")
+    assert meta.published_at.date().isoformat() == "2023-05-01"
+
+
+def test_publisher_as_declared_author_yields_to_a_byline() -> None:
+    head = ('<meta property="og:site_name" content="Die FURCHE">'
+            '<meta name="author" content="Die FURCHE">')
+    html = PAGE.format(head=head).replace("By Carl Diaz", "Ursula Baatz")
+    assert _meta(html, "https://www.furche.at/a-1").author == "Ursula Baatz"
+    assert _meta(PAGE.format(head=head).replace("By Carl Diaz", ""),
+                 "https://www.furche.at/a-1").author == "Die FURCHE"
+    head = '<meta name="author" content="No Author">'
+    assert _meta(PAGE.format(head=head)).author == "Carl Diaz"
+
+
+def test_byline_forms() -> None:
+    lines = {"About the Author - Florina Ionescu": "Florina Ionescu",
+             "Ein Artikel von Pamela Sladky | 27.01.2022 - 12:45": "Pamela Sladky",
+             "ByAlex Bozarjian Thursday, November 9, 2023 4:41AM": "Alex Bozarjian",
+             "29. Juni 2017, 23:39 · von Tobi": "Tobi",
+             "Author: Gàbor Muniér, Datum: 03.Mär.19": "Gàbor Muniér"}
+    for line, name in lines.items():
+        html = f"<html><body><h1>Titel</h1><p>{line}</p><p>Text.</p></body></html>"
+        assert _meta(html).author == name, line
+
+
+def test_author_lists() -> None:
+    head = ('<script type="application/ld+json">{"@type":"NewsArticle","author":'
+            '{"@type":"Person","name":"Ann Lee"}}</script>'
+            '<meta name="author" content="Ann Lee,Bo Chen">')
+    assert _meta(PAGE.format(head=head)).author == "Ann Lee,Bo Chen"
+    names = "Por Isabel Caro, Rocío Latorre y José Wilson"
+    html = PAGE.format(head="").replace("By Carl Diaz", names)
+    assert _meta(html).author == "Isabel Caro, Rocío Latorre, José Wilson"
+
+
+def test_webpage_json_ld_date_and_day_first_url_date() -> None:
+    head = ('<script type="application/ld+json">{"@graph":[{"@type":"WebPage",'
+            '"datePublished":"2018-06-07T10:13:17+00:00"}]}</script>')
+    html = PAGE.format(head=head).replace("<p>Posted 2 May 2023</p>", "")
+    assert _meta(html).published_at.date().isoformat() == "2018-06-07"
+    html = PAGE.format(head="").replace("<p>Posted 2 May 2023</p>", "")
+    meta = _meta(html, "https://example.de/meldungen/29-10-2021")
+    assert meta.published_at.date().isoformat() == "2021-10-29"

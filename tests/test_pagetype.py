@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from math import log1p
+
 import pytest
 
 from pipelines.document import load_document
@@ -81,6 +83,37 @@ def test_low_confidence_falls_back_to_other_with_both_candidates() -> None:
     assert decision.page_type == "other"
     assert len(decision.candidates) == 2
     assert decision.candidates[0][1] >= decision.candidates[1][1]
+
+
+class _UnsureModel:
+    """A stand-in model that is never sure: ranks `ranked` whatever the page."""
+
+    features: frozenset[str] = frozenset()
+
+    def __init__(self, ranked: list[tuple[str, float]]) -> None:
+        self.ranked = ranked
+
+    def rank(self, features: dict[str, float]) -> list[tuple[str, float]]:
+        return self.ranked
+
+
+@pytest.mark.parametrize(("ranked", "expected"), [
+    ([("news", 0.40), ("list", 0.35), ("other", 0.25)], "list"),
+    ([("list", 0.45), ("blog", 0.30), ("other", 0.25)], "list"),
+    ([("news", 0.40), ("blog", 0.35), ("list", 0.25)], "other"),
+])
+def test_unsure_page_is_a_list_when_list_is_a_candidate(ranked, expected) -> None:
+    decision = classify_page(_doc(NEWS, None), model=_UnsureModel(ranked))  # type: ignore[arg-type]
+    assert decision.page_type == expected
+    assert decision.candidates == ranked[:2]
+
+
+def test_only_needed_words_are_scanned_and_counted() -> None:
+    names = ["txt_kw_forum", "gram_share_period"]
+    features = page_features(_doc(FORUM, None).tree, names)
+    assert "txt_kw_forum" in features and "txt_kw_news" not in features
+    assert "gram_other_marks" not in features  # other marks are not counted when not asked for
+    assert features["txt_kw_forum"] == pytest.approx(log1p(2))  # "楼主" and "回复", once each
 
 
 def test_model_loads_once_and_probabilities_sum_to_one() -> None:

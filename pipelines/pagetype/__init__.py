@@ -28,7 +28,10 @@ def classify_page(
     """Decide a page's type: site rule, else built-in rule, else the classifier.
 
     Below `params.min_confidence` the page is stored as 'other' (a wrong route costs
-    more than a skipped page); the two best guesses stay in `candidates`.
+    more than a skipped page) unless 'list' is one of the two best guesses: then it
+    is 'list', for crawl safety (a list stored as 'other' is never revisited, an
+    extra visit to an 'other' page is cheap; 4 right vs 1 wrong in grouped CV).
+    The two best guesses stay in `candidates`.
     """
     matched = match_rule(doc.url, site_rules)
     if matched is not None:
@@ -38,5 +41,5 @@ def classify_page(
     ranked = model.rank(extract_features(doc, model.features))
     best, confidence = ranked[0]
     if confidence < params.min_confidence:
-        best = FALLBACK_TYPE
+        best = "list" if "list" in (c for c, _ in ranked[:2]) else FALLBACK_TYPE
     return PageTypeDecision(best, confidence, "classifier", ranked[:2])

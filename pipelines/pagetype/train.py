@@ -30,7 +30,7 @@ from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, normalise
 from pipelines.results import PAGE_TYPES
 
 SVM_C = 0.5  # LinearSVC regularisation
-MODEL_VERSION = 2  # bump when features or training change; format_version tracks the JSON
+MODEL_VERSION = 3  # bump when features or training change; format_version tracks the JSON
 GATE_C = 1.0  # list gate: logistic regression C (0.3 and 1 measured, docs/BENCHMARKS.md)
 GATE_THRESHOLD = 0.8  # the gate overrides the classifier only when this sure
 # The gate sees how the page is built, never what it is about: lst_* plus the URL's shape.

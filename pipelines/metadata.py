@@ -448,8 +448,8 @@ def extract_metadata(
     found = declared(tree)
     author, source = page_byline(body, removed, now)
     date = find_date(found.date, now) if found.date else None
-    date = date or page_date(body, removed, url, now) or find_date(content_text[:300], now) \
-        or page_date(body, (), None, now)
+    # Never from removed blocks: a comment's or a sidebar item's date would mislead readers.
+    date = date or page_date(body, removed, url, now) or find_date(content_text[:300], now)
     language = (found.language or "").split("-")[0].split("_")[0].lower() or None
     date = local_day(date, url, language, now) if date else None
     return Metadata(

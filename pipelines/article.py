@@ -32,14 +32,17 @@ def extract_article(
     params: DensityParams = DENSITY,
 ) -> ArticleData:
     """Body (text and clean HTML), metadata and comments, without a second parse."""
+    # The markup table also holds every element, which keeps its lxml proxy alive: later
+    # walks reuse it instead of building a new one (a Python class lookup) on every visit.
+    markup = boilerplate.read_markup(doc.body)
     removed = set(exclude)
-    groups = comments.repeated_groups(doc.body)
+    groups = comments.repeated_groups(markup)
     posts = comments.find_posts(doc.body, doc.fetched_at, groups)  # forum: 1st post is the body
     replies = posts[1:]
     removed |= set(replies)
-    sections = comments.find_sections(doc.body, removed | set(posts[:1]), doc.fetched_at, groups)
+    sections = comments.find_sections(markup, removed | set(posts[:1]), doc.fetched_at, groups)
     removed |= set(sections)
-    removed |= set(boilerplate.find_noise(doc.body))
+    removed |= set(boilerplate.find_noise(markup))
     found = density.extract(doc.body, removed, params)
     removed |= found.dropped
     text = render.to_text(found.content, removed)

@@ -17,17 +17,19 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from datetime import datetime
+from functools import lru_cache
 
 import lxml.html
+from lxml import etree
 
 from pipelines import render
-from pipelines.boilerplate import hint_words, is_named_noise, outermost
+from pipelines.boilerplate import Markup, hint_words, is_named_noise, outermost
 from pipelines.dates import find_date
 from pipelines.results import CommentData
 
 _SECTION = re.compile(
     r"(?:^|[\s_\-])(?:comments?|commentlist|comment\w*list|respond|replies|discussion|disqus|"
-    r"pinglun|huifu|talk|feedback|reactions)(?=$|[\s_\-\d])|评论|回复|留言", re.I)
+    r"pinglun|huifu|talk|feedback|reactions)(?=$|[\s_\-\d])|评论|回复|留言")  # on lowercased words
 # Named like a comment section but only a counter, a link or a sidebar list of recent comments.
 _NOT_SECTION = re.compile(r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total",
                           re.I)
@@ -47,8 +49,10 @@ _TIME = re.compile(r"date|time|when|posted|meta|published|info", re.I)
 _CHROME = re.compile(r"reply|meta|actions?|vote|like|report|share|avatar|footer|toolbar|"
                      r"quote-?btn|signature|sign", re.I)
 _NEVER_SECTION = frozenset({"html", "body", "article", "main"})
-_HOLDS_ARTICLE = ".//h1|.//*[@itemprop='articleBody']"
-_FORM_FIELDS = ".//textarea|.//input[@type='text' or @type='email' or not(@type)]"
+# XPaths are compiled once: `element.xpath(text)` compiles again on every call.
+_HOLDS_ARTICLE = etree.XPath(".//h1|.//*[@itemprop='articleBody']")
+_FORM_FIELDS = etree.XPath(
+    ".//textarea|.//input[@type='text' or @type='email' or not(@type)]")
 # Class words that alternate between items of one list, or name the item's author.
 _ALTERNATION = re.compile(r"^(?:odd|even|alt|first|last|alternate|thread-\w+|byuser|bypostauthor|"
                           r".*author.*|clearfix|highlighted|parent)$", re.I)
@@ -68,11 +72,16 @@ CUE_CHARS = 300  # a comment's author, date and cue words sit near its start
 MAX_NAME_CHARS = 60
 
 
-def is_section(element: lxml.html.HtmlElement) -> bool:
-    """Named as a comment section, and not a block that holds the article itself."""
-    words = hint_words(element)
-    return (bool(words) and element.tag not in _NEVER_SECTION and bool(_SECTION.search(words))
-            and not element.xpath(_HOLDS_ARTICLE))
+@lru_cache(maxsize=8192)
+def _section_hint(words: str) -> bool:
+    return bool(_SECTION.search(words.lower()))
+
+
+def _named_sections(markup: Markup, removed: set) -> list[lxml.html.HtmlElement]:
+    """Outermost blocks named as a comment section that do not hold the article itself."""
+    candidates = (e for e, _, tag, _, words, _ in markup.rows
+                  if words and tag not in _NEVER_SECTION and _section_hint(words))
+    return outermost(markup, candidates, lambda e: not _HOLDS_ARTICLE(e), removed)
 
 
 def _after_heading(heading: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
@@ -89,7 +98,7 @@ def _after_heading(heading: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement
         if not isinstance(sibling.tag, str):
             continue
         if sibling.tag in ("h1", heading.tag) or next(sibling.iter("h1", heading.tag), None) \
-                is not None or sibling.xpath(_HOLDS_ARTICLE):
+                is not None or _HOLDS_ARTICLE(sibling):
             break
         found.append(sibling)
     return found
@@ -115,34 +124,37 @@ def _announced(body: lxml.html.HtmlElement, covered: set,
 
 
 def find_sections(
-    body: lxml.html.HtmlElement, removed: set, now: datetime, groups: list[list] | None = None
+    markup: Markup, removed: set, now: datetime, groups: list[list]
 ) -> list[lxml.html.HtmlElement]:
     """Outermost comment sections outside `removed`: named, announced, then unnamed repeats.
 
-    `groups` are the page's `repeated_groups(body)` when the caller already has them.
+    `groups` are the page's `repeated_groups(markup)`.
     """
-    named = outermost(body, is_section, removed)
+    named = _named_sections(markup, removed)
     covered = set(removed) | set(named)
-    announced = _announced(body, covered, set(named))
-    groups = repeated_groups(body) if groups is None else groups
-    return named + announced + unnamed_comments(body, covered, now, groups)
+    announced = _announced(markup.body, covered, set(named))
+    return named + announced + unnamed_comments(markup.body, covered, now, groups)
 
 
 def signature(element: lxml.html.HtmlElement) -> tuple[str, str]:
     """Shape of an element: tag and class words, numbers and odd/even alternation removed."""
     classes = element.get("class")
-    if not classes:
-        return element.tag, ""
+    return element.tag, _shape_words(classes) if classes else ""
+
+
+@lru_cache(maxsize=8192)
+def _shape_words(classes: str) -> str:
+    """Cached: every element of a list repeats the same class string."""
     words = _DIGITS.sub("", classes).split()
-    return element.tag, " ".join(sorted(w for w in words if not _ALTERNATION.match(w)))
+    return " ".join(sorted(w for w in words if not _ALTERNATION.match(w)))
 
 
-def repeated_groups(root: lxml.html.HtmlElement) -> list[list[lxml.html.HtmlElement]]:
-    """Groups of same-shape siblings under `root`, two members or more, in document order."""
+def repeated_groups(markup: Markup) -> list[list[lxml.html.HtmlElement]]:
+    """Groups of same-shape siblings under <body>, two members or more, in document order."""
     groups: dict[tuple, list] = defaultdict(list)
-    for element in root.iterdescendants():
-        if isinstance(element.tag, str):
-            groups[(element.getparent(), signature(element))].append(element)
+    for element, parent, tag, classes, _, _ in markup.rows:
+        shape = _shape_words(classes) if classes else ""
+        groups[(parent, tag, shape)].append(element)
     return [members for members in groups.values() if len(members) >= 2]
 
 
@@ -162,7 +174,7 @@ def _items(section: lxml.html.HtmlElement, groups: list[list]) -> list[lxml.html
         return []
     shape = signature(best[0])
     return [e for e in section.iter(shape[0]) if signature(e) == shape
-            and not is_named_noise(e) and not e.xpath(_FORM_FIELDS)]
+            and not is_named_noise(e) and not _FORM_FIELDS(e)]
 
 
 def _comment_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
@@ -195,18 +207,29 @@ def unnamed_comments(
 ) -> list[lxml.html.HtmlElement]:
     """Runs of comment-like sibling blocks after the headline that no markup names."""
     headline = body.find(".//h1")
-    order = {e: i for i, e in enumerate(body.iter())}
-    start = order.get(headline, -1)
     found: list = []
+    before = _up_to(body, headline)
     for members in groups:
-        if order[members[0]] <= start or any(m in covered for m in members[0].iterancestors()):
+        if members[0].tag not in _COMMENT_TAGS or members[0] in covered or members[0] in before:
             continue
-        if members[0] in covered or members[0].tag not in _COMMENT_TAGS:
+        if any(m in covered for m in members[0].iterancestors()):
             continue
         if (_contiguous(members) and all(_comment_like(m, now) for m in members)
-                and not members[0].xpath(_HOLDS_ARTICLE)):
+                and not _HOLDS_ARTICLE(members[0])):
             found += members
             covered.update(members)
+    return found
+
+
+def _up_to(body: lxml.html.HtmlElement, last: lxml.html.HtmlElement | None) -> set:
+    """Elements of `body` in document order up to `last` included; none without a `last`."""
+    if last is None:
+        return set()
+    found = set()
+    for element in body.iter():
+        found.add(element)
+        if element is last:
+            return found
     return found
 
 
@@ -325,16 +348,18 @@ def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
 
 
 def find_posts(
-    body: lxml.html.HtmlElement, now: datetime, groups: list[list] | None = None
+    body: lxml.html.HtmlElement, now: datetime, groups: list[list]
 ) -> list[lxml.html.HtmlElement]:
-    """The posts of a forum thread: repeated dated blocks holding most of the page's text."""
+    """The posts of a forum thread: repeated dated blocks holding most of the page's text.
+
+    `groups` are the page's `repeated_groups`.
+    """
     total = len(body.text_content())
-    groups = sorted(repeated_groups(body) if groups is None else groups,
-                    key=lambda g: -sum(len(m.text_content()) for m in g))
-    for members in groups[:MAX_POST_GROUPS]:
+    sized = sorted(((sum(len(m.text_content()) for m in g), g) for g in groups),
+                   key=lambda pair: -pair[0])
+    for chars, members in sized[:MAX_POST_GROUPS]:
         if members[0].tag in _NOT_POSTS:
             continue
-        chars = sum(len(m.text_content()) for m in members)
         if chars >= MIN_THREAD_SHARE * total and all(_post_like(m, now) for m in members):
             return members
     return []

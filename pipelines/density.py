@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import lxml.html
+from lxml import etree
 
 from pipelines.params import DENSITY, DensityParams
 
 # Western and CJK sentence punctuation; link lists and menus carry almost none of it.
 PUNCTUATION = re.compile(r"[,.;:!?\"'()\[\]…，。；：！？、“”‘’（）《》〈〉【】「」『』—～·]")
-_SPACE = re.compile(r"\s+")
 # Block elements that the link-share rule may drop from inside the content.
 _BLOCKS = ("p", "div", "li", "ul", "ol", "dl", "dd", "dt", "section", "table", "tr", "td",
            "h2", "h3", "h4", "h5", "h6", "blockquote", "aside", "figure", "header")
@@ -62,65 +62,65 @@ class DensityResult:
 
 def visible_chars(text: str | None) -> int:
     """Characters a reader sees, whitespace not counted."""
-    return len(_SPACE.sub("", text)) if text else 0
+    return len("".join(text.split())) if text else 0
 
 
 def count_punctuation(text: str | None) -> int:
     return len(PUNCTUATION.findall(text)) if text else 0
 
 
+def _add_text(node: NodeStats, text: str | None) -> None:
+    """Count one text chunk (an element's text or a counted child's tail) as `node`'s own."""
+    if text and not text.isspace():
+        node.own_chars += visible_chars(text)
+        node.own_punct += count_punctuation(text)
+
+
 def _preorder(
     body: lxml.html.HtmlElement, exclude: Collection[lxml.html.HtmlElement]
-) -> Iterator[tuple[lxml.html.HtmlElement, lxml.html.HtmlElement | None]]:
-    """(element, parent) in document order, skipping excluded and invisible subtrees."""
-    stack: list[tuple[lxml.html.HtmlElement, lxml.html.HtmlElement | None]] = [(body, None)]
-    while stack:
-        element, parent = stack.pop()
-        yield element, parent
-        kids = [
-            child for child in element
-            if isinstance(child.tag, str) and child.tag not in _SKIPPED and child not in exclude
-        ]
-        stack.extend((child, element) for child in reversed(kids))
+) -> list[tuple[lxml.html.HtmlElement, NodeStats, NodeStats | None]]:
+    """(element, its counters, its parent's counters) in document order, own text counted.
 
-
-def _own_text(element: lxml.html.HtmlElement, stats: dict) -> str:
-    """Text directly inside `element` plus the tails of its counted children."""
-    parts = [element.text or ""]
-    parts.extend(child.tail or "" for child in element if child in stats)
-    return "".join(parts)
+    Excluded and invisible subtrees are left out, with their tails: the iteration runs
+    in C, and an element whose parent was left out is left out too.
+    """
+    root = NodeStats(in_link=body.tag == "a")
+    _add_text(root, body.text)
+    found = {body: root}
+    order = [(body, root, None)]
+    for element in body.iterdescendants(etree.Element):
+        up = found.get(element.getparent())
+        if up is None or element.tag in _SKIPPED or element in exclude:
+            continue
+        node = NodeStats(in_link=up.in_link or element.tag == "a")
+        _add_text(node, element.text)
+        _add_text(up, element.tail)
+        found[element] = node
+        order.append((element, node, up))
+    return order
 
 
 def count(
     body: lxml.html.HtmlElement, exclude: Collection[lxml.html.HtmlElement] = ()
 ) -> dict[lxml.html.HtmlElement, NodeStats]:
-    """One bottom-up pass: subtree counters for every counted element under `body`."""
-    exclude = set(exclude)
-    order = list(_preorder(body, exclude))
-    stats = {element: NodeStats() for element, _ in order}
-    for element, parent in order:  # preorder: a parent's flag is set before its children's
-        stats[element].in_link = element.tag == "a" or (parent is not None
-                                                         and stats[parent].in_link)
-    for element, parent in reversed(order):
-        node = stats[element]
-        own = _own_text(element, stats)
-        node.own_chars, node.own_punct = visible_chars(own), count_punctuation(own)
+    """Subtree counters for every counted element under `body`: own text, then bottom-up sums."""
+    order = _preorder(body, set(exclude))
+    for element, node, up in reversed(order):
         node.chars += node.own_chars
         node.punct += node.own_punct
         if element.tag == "a":
             node.link_chars = node.chars
             node.link_tags += 1
-        if parent is not None:
-            up = stats[parent]
+        if up is not None:
             up.chars += node.chars
             up.link_chars += node.link_chars
             up.tags += node.tags + 1
             up.link_tags += node.link_tags
             up.punct += node.punct
             up.children.append(element)
-    for node in stats.values():
+    for _, node, _ in order:
         node.children.reverse()
-    return stats
+    return {element: node for element, node, _ in order}
 
 
 def text_density(node: NodeStats, body: NodeStats) -> float:

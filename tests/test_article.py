@@ -94,7 +94,8 @@ def test_an_undated_article_takes_no_date_from_its_comments() -> None:
     paragraphs = "".join(f"<p>第{i}段正文，讲述社区志愿者的故事，内容翔实，感人至深。</p>"
                          for i in range(6))
     comments = "".join(f'<li class="comment"><span class="author">网友{i}</span>'
-                       f'<span class="time">2023-0{i + 1}-15 12:00</span><p>写得真好，支持！</p></li>'
+                       f'<span class="time">2023-0{i + 1}-15 12:00</span>'
+                       "<p>写得真好，支持！</p></li>"
                        for i in range(3))
     doc = _doc(f"""<html><body><h1>社区里的志愿者</h1><div class="content">{paragraphs}</div>
         <div id="comments"><h3>网友评论</h3><ul>{comments}</ul></div></body></html>""",

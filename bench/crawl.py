@@ -71,7 +71,7 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path) -> tu
     url = _fresh_database(admin_url)
     Redis.from_url(REDIS).flushdb()
     env = {"DATABASE_URL": url, "REDIS_URL": REDIS, "JOURNAL_DIR": str(logs / "journal"),
-           "MAX_IDLE_TIME_BEFORE_CLOSE": "3"}
+           "MAX_IDLE_TIME_BEFORE_CLOSE": "12"}  # outlasts the start-up wait below
     sessions = session_factory(url)
 
     def stored() -> int:

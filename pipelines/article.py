@@ -46,7 +46,7 @@ def extract_article(
     found = density.extract(doc.body, removed, params)
     removed |= found.dropped
     text = render.to_text(found.content, removed)
-    meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed)
+    meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup)
     return ArticleData(
         title=meta.title, author=meta.author, source=meta.source,
         published_at=meta.published_at, published_raw=meta.published_raw,

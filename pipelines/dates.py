@@ -66,9 +66,11 @@ _DMY = re.compile(
 )
 # Slashed numeric dates with the year last: 10/19/2019 is month first (US use); when the
 # first number cannot be a month (19/10/2019) it is the day.
+# Forums also write two-digit years (26/10/13), two digits each as with dots.
 _SLASHED = re.compile(
-    r"(?<![\d/.])(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>(?:19|20)\d{2})(?![\d/])"
-    r"(?:,?\s+(?P<H>\d{1,2}):(?P<M>\d{2}))?"
+    r"(?<![\d/.])(?:(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>(?:19|20)\d{2})|"
+    r"(?P<a2>\d{2})/(?P<b2>\d{2})/(?P<y3>\d{2}))(?![\d/])"
+    r"(?:,?\s+(?P<H>\d{1,2}):(?P<M>\d{2})\s*(?P<ap>[ap]\.?m\.?)?)?", re.I
 )
 # A bare clock time ("14:05") as the whole text: today, as news lists write it.
 _CLOCK = re.compile(r"\s*(?P<H>[01]?\d|2[0-3])[:：](?P<M>[0-5]\d)\s*")
@@ -121,10 +123,11 @@ def _absolute(groups: dict[str, str | None], now: datetime) -> datetime | None:
             return None
         groups = {**groups, "H": groups["H2"], "M": groups["M2"]}
         return _build(year, int(groups["m2"]), int(groups["d2"]), groups)
-    if groups.get("a"):
-        first, second = int(groups["a"]), int(groups["b"])
+    if groups.get("a") or groups.get("a2"):
+        first, second = int(groups["a"] or groups["a2"]), int(groups["b"] or groups["b2"])
         month, day = (first, second) if first <= 12 else (second, first)
-        return _build(int(groups["y"]), month, day, groups)
+        year = int(groups["y"]) if groups["y"] else 2000 + int(groups["y3"])
+        return _build(year, month, day, groups) if year <= now.year else None
     month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["mw"].lower()]
     return _build(int(groups["y"]), month, int(groups["d"]), groups)
 

@@ -13,11 +13,12 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 import lxml.html
 
-from pipelines.boilerplate import hint_words
+from pipelines.boilerplate import Markup, hint_words, read_markup
 from pipelines.dates import find_date, is_clock
 from pipelines.structured import Declared, declared
 
@@ -25,8 +26,8 @@ from pipelines.structured import Declared, declared
 _TITLE_SPLIT = re.compile(
     r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*")
 _BYLINE_HINT = re.compile(r"author|byline|byl|writer|reporter|zuozhe|作者", re.I)
-_DATE_HINT = re.compile(r"date|time|publish|posted|pubtime|meta|info|source|riqi|created|updated|"
-                        r"submitted|author|byline", re.I)
+_DATE_HINT = re.compile(r"date|datum|fecha|time|publish|posted|pubtime|meta|info|source|riqi|"
+                        r"created|updated|submitted|author|byline", re.I)
 # "By", "Von", "Erstellt von", "View all posts by", optionally a role ("FOCUS-Online-Experte").
 _BY_PREFIX = re.compile(
     r"^\s*(?:about the author|über (?:den autor|die autorin))\s*[-–:]?\s*|"
@@ -50,7 +51,7 @@ _WEEKDAY = re.compile(
 # … or a next label ("Text: A Fotos: B", "Author: A, Datum: …").
 _NAME_END = re.compile(
     r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
-    r"\s*[|,\-–·:]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
+    r"\s*[|,\-–·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$", re.I)
 _CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期)\s*[:：]\s*"
                        r"([^\s|丨｜/]+(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
@@ -65,14 +66,17 @@ _ORGANISATION = re.compile(r"\b(?:e\.\s?V|GmbH|AG|Inc|Ltd|LLC|Verband|Verlag|Red
                            re.I)
 _CONJUNCTION = re.compile(r"\s+(?:und|and|y|et|&)\s+(?=\S+\s+\S)", re.I)
 MAX_BYLINE_CHARS = 80
+MAX_RAW_CHARS = 800  # a byline block's text with its layout whitespace
 MAX_BY_LINE = 60  # an unmarked "By …" line longer than this is prose ("Von der Leyen sagt …")
 SITE_PART_RATIO = 1.5
 MIN_SITE_KEY = 4  # shorter site keys match only whole title parts
 _SITE_SEPARATOR = r"\s*[-|–—·•:»_｜/]+\s*"  # between a declared site name and the headline
 _DASHES = str.maketrans("–—‐‑", "----")
 MIN_LONE_H1_WORDS = 3
-MAX_SCANNED_BLOCKS = 400
-NEAR_TITLE_BLOCKS = 30  # an unnamed byline date sits within this many blocks after the <h1>
+BLOCKS_BEFORE_TITLE = 150  # kickers, meta lines and breadcrumbs above the headline
+BLOCKS_AFTER_TITLE = 400
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+NEAR_TITLE_BLOCKS = 30  # the headline's own lines: this many blocks below it
 # Page zones by country domain, then by language, where one zone covers (nearly) all pages.
 _ZONES = {"de": "Europe/Berlin", "at": "Europe/Vienna", "ch": "Europe/Zurich",
           "fr": "Europe/Paris", "it": "Europe/Rome", "es": "Europe/Madrid",
@@ -241,39 +245,56 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     return refs[0] if refs else (h1s[0] if h1s else None)
 
 
-def _walk(body: lxml.html.HtmlElement, removed: Collection):
-    """Elements under `body` in document order, `removed` subtrees and forms not entered."""
-    stack = [child for child in reversed(body) if isinstance(child.tag, str)]
-    while stack:
-        element = stack.pop()
-        if element in removed or element.tag == "form":
-            continue
-        yield element
-        stack.extend(child for child in reversed(element) if isinstance(child.tag, str))
+class Block(NamedTuple):
+    """One element near the headline where bylines and dates live."""
+
+    element: lxml.html.HtmlElement
+    text: str | None  # None when empty or longer than MAX_BYLINE_CHARS
+    since_title: int  # blocks since the headline (1 = the first after it), or -1 before it
 
 
-def _short_blocks(body: lxml.html.HtmlElement, removed: Collection = ()):
-    """(element, text, blocks since the first <h1> or -1) for leaf-ish elements with short text
-    outside `removed`, where bylines and dates live.
+def _open_rows(markup: Markup, removed: Collection) -> list[tuple[lxml.html.HtmlElement, str]]:
+    """(element, tag) of byline-tag elements and headings outside `removed` subtrees and forms,
+    in document order: read off the shared markup table, not a new walk."""
+    closed: set = set()
+    found = []
+    for row in markup.rows:
+        element, tag = row[0], row[2]
+        if row[1] in closed or element in removed or tag == "form":
+            closed.add(element)
+        elif tag in _BYLINE_TAGS or tag in _HEADINGS:
+            found.append((element, tag))
+    return found
 
-    At most MAX_SCANNED_BLOCKS before the <h1> and as many after it: long menus before the
-    headline must not hide the byline under it.
-    """
-    seen, since_title = 0, -1
-    for element in _walk(body, removed):
-        if element.tag == "h1" and since_title < 0:
-            since_title, seen = 0, 0
-        if element.tag not in _BYLINE_TAGS:
+
+def _headline_at(rows: list, title: str | None) -> int | None:
+    """Index of the first heading that holds the title, else of the first <h1> (a page may
+    put "Quicklinks" in an <h1> and the headline in an <h2>)."""
+    headings = [i for i, (_, tag) in enumerate(rows) if tag in _HEADINGS]
+    held = (i for i in headings if title and _inside(title, rows[i][0].text_content()))
+    return next(held, next((i for i in headings if rows[i][1] == "h1"), None))
+
+
+def page_blocks(markup: Markup, removed: Collection, title: str | None = None) -> list[Block]:
+    """Byline-tag blocks outside `removed` in windows around the headline, read once for
+    byline and date: BLOCKS_BEFORE_TITLE before it and BLOCKS_AFTER_TITLE after it, else the
+    first BLOCKS_AFTER_TITLE of the page. Menus and teaser lists far from the headline carry
+    other articles' names and dates."""
+    rows = _open_rows(markup, removed)
+    at = _headline_at(rows, title)
+    start = 0 if at is None else max(0, at - BLOCKS_BEFORE_TITLE)
+    stop = (0 if at is None else at + 1) + BLOCKS_AFTER_TITLE
+    blocks = []
+    for index in range(start, min(stop, len(rows))):
+        element, tag = rows[index]
+        if tag in _HEADINGS:
             continue
-        seen += 1
-        since_title += since_title >= 0
-        if seen > MAX_SCANNED_BLOCKS:
-            if since_title >= 0:
-                return
-            continue
-        text = _clean(element.text_content())
-        if text and len(text) <= MAX_BYLINE_CHARS:
-            yield element, text, since_title
+        raw = element.text_content()  # a long text is not cleaned: that is the costly part
+        text = _clean(raw) if len(raw) <= MAX_RAW_CHARS else None
+        since = -1 if at is None or index < at else index - at
+        blocks.append(Block(element, text if text and len(text) <= MAX_BYLINE_CHARS else None,
+                            since))
+    return blocks
 
 
 def clean_name(text: str, now: datetime) -> str | None:
@@ -288,7 +309,7 @@ def clean_name(text: str, now: datetime) -> str | None:
         text = before if re.search(r"\w{2}", before) else after
     previous = None
     while previous != text:
-        previous, text = text, _NAME_END.sub("", text.strip(" |,-–·:")).strip()
+        previous, text = text, _NAME_END.sub("", text.strip(" |,-–·:→»›")).strip()
     usable = re.search(r"\w{2}", text) and not text.startswith("@")
     return text if usable and text.casefold() not in _NOT_NAMES else None
 
@@ -315,11 +336,13 @@ def _byline_name(element: lxml.html.HtmlElement, text: str, now: datetime) -> st
     return None
 
 
-def page_byline(body: lxml.html.HtmlElement, removed: Collection, now: datetime):
+def page_byline(blocks: list[Block], now: datetime):
     """(author, source) from byline elements and Chinese 作者：/来源：/编辑： lines; an editor
     (编辑, 责任编辑) stands in for a missing author."""
     author = source = editor = None
-    for element, text, _ in _short_blocks(body, removed):
+    for index, (element, text, _) in enumerate(blocks):
+        if text is None:
+            continue
         for label, value in _CN_FIELD.findall(text):
             if label in ("作者", "记者") and not author:
                 author = value
@@ -329,28 +352,67 @@ def page_byline(body: lxml.html.HtmlElement, removed: Collection, now: datetime)
                 editor = value
         if not author and not _CN_FIELD.search(text):
             author = _byline_name(element, text, now)
+            author = author and _inner_name(blocks[index + 1:], element, author, now)
         if author and source:
             break
     return author or editor, source
 
 
-def page_date(body: lxml.html.HtmlElement, removed: Collection, url: str | None, now: datetime):
-    """(datetime, raw) from <time>, labelled date lines, date-named elements, the URL, then
-    the first date in the few blocks after the headline (an unnamed byline)."""
-    for element in body.iter("time"):
-        found = find_date(element.get("datetime") or element.text_content(), now)
-        if found:
-            return found
-    near = None
-    for element, text, since_title in _short_blocks(body, removed):
-        labelled = [v for label, v in _CN_FIELD.findall(text) if label in _CN_DATE_LABELS]
-        if labelled or _DATE_HINT.search(hint_words(element)):
-            found = find_date(text, now)
+def _inner_name(blocks: list[Block], outer: lxml.html.HtmlElement, name: str,
+                now: datetime) -> str:
+    """`name` cut back to a byline block inside `outer` where the outer text runs on into
+    the next element without a space ("Michael Hingstonfacebooktwitter": share links)."""
+    for element, text, _ in blocks:
+        if not any(ancestor is outer for ancestor in element.iterancestors()):
+            break
+        inner = text and _byline_name(element, text, now)
+        if inner and name.startswith(inner) and name[len(inner): len(inner) + 1].isalnum():
+            return inner
+    return name
+
+
+def _block_date(element: lxml.html.HtmlElement, text: str | None, now: datetime):
+    """A date-named block's date: its text, else a machine date in its attributes
+    (<span class="updated" title="2013-04-04T18:52:11+00:00"></span>)."""
+    if text:
+        return find_date(text, now)
+    value = element.get("datetime") or element.get("content") or element.get("title")
+    return find_date(value, now) if value and not element.text_content().strip() else None
+
+
+def page_date(blocks: list[Block], url: str | None, now: datetime):
+    """(datetime, raw) from <time>, labelled date lines and date-named elements: the headline's
+    own lines below it first, then above it (page headers show today's date), then further
+    below (teaser lists show other articles' dates); then the URL, then the first date in the
+    few blocks after the headline (an unnamed byline)."""
+    below = _under_title(blocks)
+    above = [b for b in blocks if b.since_title < 0]
+    far = [b for b in blocks if b.since_title > NEAR_TITLE_BLOCKS]
+    found = (_marked_date(below, now) or _marked_date(above, now) or _marked_date(far, now)
+             or url_date(url, now))
+    near = (find_date(b.text, now) for b in below if b.text and not is_clock(b.text))
+    return found or next((date for date in near if date), None)
+
+
+def _under_title(blocks: list[Block]) -> list[Block]:
+    """The headline's own lines: the few blocks below it."""
+    return [b for b in blocks if 0 <= b.since_title <= NEAR_TITLE_BLOCKS]
+
+
+def _marked_date(blocks: list[Block], now: datetime):
+    """The date of the first <time>, else of the first labelled or date-named block."""
+    for element, text, _ in blocks:
+        if element.tag == "time":
+            found = find_date(element.get("datetime") or text or "", now)
             if found:
                 return found
-        if near is None and 0 < since_title <= NEAR_TITLE_BLOCKS and not is_clock(text):
-            near = find_date(text, now)
-    return url_date(url, now) or near
+    for element, text, _ in blocks:
+        labelled = text and any(label in _CN_DATE_LABELS for label, _ in _CN_FIELD.findall(text))
+        if labelled or _DATE_HINT.search(hint_words(element)):
+            found = _block_date(element, text, now)
+            if found:
+                return found
+    return None
 
 
 def url_date(url: str | None, now: datetime):
@@ -360,6 +422,17 @@ def url_date(url: str | None, now: datetime):
         return find_date("-".join(match.groups()), now)
     match = _URL_DAY_FIRST.search(url or "")
     return find_date("-".join(reversed(match.groups())), now) if match else None
+
+
+def title_date(tree: lxml.html.HtmlElement, found: Declared, now: datetime):
+    """A date standing as a whole part of the title ("08.11.2021 | Online-Fachtag …"), as
+    press-release and event pages title their items."""
+    for title in (found.title, tree.findtext(".//title")):
+        for part in title_parts(_clean(title) or ""):
+            date = find_date(part, now)
+            if date and date[1] == part:
+                return date
+    return None
 
 
 def local_day(found: tuple[datetime, str], url: str | None, language: str | None, now: datetime):
@@ -442,18 +515,24 @@ def _join_names(names: str) -> str:
 
 def extract_metadata(
     tree: lxml.html.HtmlElement, body: lxml.html.HtmlElement, url: str | None,
-    now: datetime, content_text: str = "", removed: Collection = (),
+    now: datetime, content_text: str = "", removed: Collection = (), markup: Markup | None = None,
 ) -> Metadata:
-    """Declared values first, the page (outside `removed` blocks) for whatever is missing."""
+    """Declared values first, the page (outside `removed` blocks) for whatever is missing;
+    `markup` is the route's shared table of `body` (read here when not given)."""
     found = declared(tree)
-    author, source = page_byline(body, removed, now)
+    title = pick_title(tree, found, url)
+    blocks = page_blocks(markup or read_markup(body), removed, title)
+    author, source = page_byline(blocks, now)
+    # A declared publish date beats the one shown under the headline: when they differ, the
+    # shown one is mostly the last update, and monitoring needs first publication.
     date = find_date(found.date, now) if found.date else None
     # Never from removed blocks: a comment's or a sidebar item's date would mislead readers.
-    date = date or page_date(body, removed, url, now) or find_date(content_text[:300], now)
+    date = (date or page_date(blocks, url, now) or title_date(tree, found, now)
+            or find_date(content_text[:300], now))
     language = (found.language or "").split("-")[0].split("_")[0].lower() or None
     date = local_day(date, url, language, now) if date else None
     return Metadata(
-        title=pick_title(tree, found, url),
+        title=title,
         author=pick_author(found, author, url),
         source=source,
         published_at=date[0] if date else None,

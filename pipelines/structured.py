@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import lxml.html
+from lxml import etree
 
 _ARTICLE_TYPES = ("article", "posting", "report", "review", "blog", "creativework", "qapage",
                   "discussionforum")
@@ -145,9 +146,11 @@ def _first(values: dict[str, str], keys: tuple[str, ...]) -> str | None:
 
 
 def _microdata(props: list[lxml.html.HtmlElement], prop: str) -> str | None:
-    """The value of the first element with itemprop=`prop` (content, datetime or text)."""
+    """The value of the first element with itemprop=`prop` or RDFa property="schema:`prop`"
+    (content, datetime or text)."""
     for element in props:
-        if element.tag == "meta" or element.get("itemprop") != prop:
+        name = element.get("itemprop") or element.get("property") or ""
+        if element.tag == "meta" or name.rsplit(":", 1)[-1] != prop:
             continue
         named = element.find(".//*[@itemprop='name']")
         source = named if named is not None else element
@@ -158,16 +161,20 @@ def _microdata(props: list[lxml.html.HtmlElement], prop: str) -> str | None:
     return None
 
 
+# Attribute tests only: XPath string comparisons over every element cost more.
+_PROPS = etree.XPath("//*[@itemprop or @property]")
+
+
 def from_meta(tree: lxml.html.HtmlElement) -> Declared:
     """Open Graph, Twitter, Dublin Core and other <meta> tags, then microdata in the page."""
     values = _meta_map(tree)
-    props = tree.xpath("//*[@itemprop='headline' or @itemprop='author' or "
-                       "@itemprop='datePublished']")
+    props = _PROPS(tree)
     html_lang = tree.get("lang") or tree.get("xml:lang")
     return Declared(
         title=_first(values, _META_TITLE) or _microdata(props, "headline"),
         author=_first(values, _META_AUTHOR) or _microdata(props, "author"),
-        date=_first(values, _META_DATE) or _microdata(props, "datePublished"),
+        date=(_first(values, _META_DATE) or _microdata(props, "datePublished")
+              or _microdata(props, "dateCreated")),
         site_name=values.get("og:site_name") or values.get("application-name"),
         language=html_lang or values.get("content-language") or values.get("og:locale"),
     )

@@ -67,3 +67,15 @@ def test_slashed_dates_read_month_first_unless_the_first_number_cannot_be_a_mont
     assert find_date("Posted 10/19/2019 09:30")[0] == datetime(2019, 10, 19, 9, 30)
     assert find_date("19/10/2019")[0] == datetime(2019, 10, 19)
     assert find_date("2023/5/1")[0] == datetime(2023, 5, 1)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("von lupa am 26/10/13, 03:48 pm", datetime(2013, 10, 26, 15, 48)),
+    ("10/19/2019 05:22 pm", datetime(2019, 10, 19, 17, 22)),
+])
+def test_slashed_two_digit_years_and_afternoon(text: str, expected: datetime) -> None:
+    assert parse_date(text, NOW) == expected
+
+
+def test_slashed_two_digit_year_in_the_future_is_no_date() -> None:
+    assert parse_date("01/02/30", NOW) is None and parse_date("1/2/13", NOW) is None

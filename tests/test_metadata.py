@@ -184,3 +184,67 @@ def test_webpage_json_ld_date_and_day_first_url_date() -> None:
     html = PAGE.format(head="").replace("<p>Posted 2 May 2023</p>", "")
     meta = _meta(html, "https://example.de/meldungen/29-10-2021")
     assert meta.published_at.date().isoformat() == "2021-10-29"
+
+
+def _day(html: str, url: str | None = None) -> str | None:
+    meta = _meta(html, url)
+    return meta.published_at.date().isoformat() if meta.published_at else None
+
+
+def test_header_clock_above_the_headline_yields_to_the_date_line_below() -> None:
+    html = """<html><body><div class="navtop"><time datetime="2023-11-01T13:56:20+01:00">
+    Mittwoch, 01. November 2023</time></div><h1>Über Dragqueens</h1>
+    <p><span class="text_datum">31. Oktober 2023.</span> Dragqueens sind Kunstfiguren.</p>
+    </body></html>"""
+    assert _day(html) == "2023-10-31"
+
+
+def test_meta_line_above_the_headline_beats_a_teaser_list_far_below() -> None:
+    teasers = "".join(f"<p>Absatz {i} ohne Datum.</p>" for i in range(40))
+    html = f"""<html><body><span class="meta">Accueil | Par Loïc Le Clerc | 30 septembre 2018
+    </span><h1>Enquêtes</h1>{teasers}<span class="meta">18 février 2020 Par Loïc Le Clerc</span>
+    </body></html>"""
+    assert _day(html) == "2018-09-30"
+
+
+def test_empty_date_named_element_gives_its_attribute_date() -> None:
+    html = """<html><body><h1>Mozarts Schulnoten</h1>
+    <span class="updated" title="2013-04-04T18:52:11+00:00"></span><p>Text.</p></body></html>"""
+    assert _day(html) == "2013-04-04"
+
+
+def test_headline_in_an_h2_when_an_h1_names_a_menu() -> None:
+    html = """<html><head><title>Levelpässe können bestellt werden</title></head><body>
+    <h2>Levelpässe können bestellt werden</h2><span>01.02.2022</span><p>Text.</p>
+    <h1>Quicklinks</h1></body></html>"""
+    assert _day(html) == "2022-02-01"
+
+
+def test_rdfa_date_and_a_date_standing_as_a_title_part() -> None:
+    rdfa = """<html><body><h1>LVMH wächst</h1><p>Text.</p><footer>
+    <span property="schema:dateCreated" content="2022-01-28T12:45:46+00:00"></span></footer>
+    </body></html>"""
+    assert _day(rdfa) == "2022-01-28"
+    titled = """<html><head><title>08.11.2021 | Online-Fachtag: Regenbogenportal</title></head>
+    <body><h1>Online-Fachtag</h1><p>Text.</p></body></html>"""
+    assert _day(titled) == "2021-11-08"
+
+
+def test_a_declared_publish_date_beats_the_date_shown_under_the_headline() -> None:
+    head = '<meta property="article:published_time" content="2020-01-03T09:48:24Z">'
+    html = PAGE.format(head=head).replace(
+        "<p>Posted 2 May 2023</p>", '<span class="date">Updated Monday, 6 January 2020</span>')
+    assert _day(html) == "2020-01-03"
+    relative = PAGE.format(head=head).replace(
+        "<p>Posted 2 May 2023</p>", '<span class="date">2 days ago</span>')
+    assert _day(relative) == "2020-01-03"
+
+
+def test_byline_stops_where_share_links_run_on() -> None:
+    html = """<html><body><h1>Goats</h1><div class="sharekit"><div class="contributors">By
+    <span>Michael Hingston</span></div><div><a href="/f">facebook</a><a href="/t">twitter</a>
+    </div></div><p>Text.</p></body></html>"""
+    assert _meta(html).author == "Michael Hingston"
+    arrow = """<html><body><h1>Titel</h1><p>Text.</p>
+    <div>Zeige alle Beiträge von mywakenews →</div></body></html>"""
+    assert _meta(arrow).author == "mywakenews"

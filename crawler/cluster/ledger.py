@@ -1,10 +1,10 @@
 """Which requests of each crawl run are still to be done, across all workers.
 
 Every request gets a ticket when first scheduled; the run's pending count goes up
-then and down when the request is done (stored, skipped or failed). A request's
-redirects and retries keep its ticket. When the count drains to zero the run is
-over, whichever worker finishes last, and that worker records it. Per-run
-statistics are summed in a Redis hash by all workers.
+then (atomically with the enqueue, in the scheduler) and down when the request is
+done (stored, skipped or failed). A request's redirects and retries keep its ticket.
+When the count drains to zero the run is over, whichever worker finishes last, and
+that worker records it. Per-run statistics are summed in a Redis hash by all workers.
 """
 
 from __future__ import annotations
@@ -47,13 +47,6 @@ class RunLedger:
             return False
         meta["ticket"] = uuid.uuid4().hex
         return True
-
-    def opened(self, meta: Mapping[str, Any]) -> None:
-        key = keys.pending(self.spider, meta.get("run_id", "adhoc"))
-        with self.server.pipeline() as pipe:
-            pipe.incr(key)
-            pipe.expire(key, RUN_KEY_TTL_SECONDS)
-            pipe.execute()
 
     def done(self, meta: Mapping[str, Any]) -> int | None:
         """The request is finished; returns the run's remaining count, or None when this

@@ -21,9 +21,24 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
 from crawler.cluster import keys
-from crawler.cluster.ledger import RunLedger
+from crawler.cluster.dupefilter import SEEN_TTL_SECONDS
+from crawler.cluster.ledger import RUN_KEY_TTL_SECONDS, RunLedger
 
 logger = logging.getLogger(__name__)
+
+# Add to the run's seen-set (unless dont_filter), queue, count the run's new ticket.
+_ENQUEUE = """
+if ARGV[1] ~= '' then
+  if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+if ARGV[4] == '1' then
+  redis.call('INCR', KEYS[3])
+  redis.call('EXPIRE', KEYS[3], ARGV[6])
+end
+return 1
+"""
 
 
 class AckScheduler(Scheduler):
@@ -42,6 +57,7 @@ class AckScheduler(Scheduler):
         self.worker = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.ledger = RunLedger(self.server, spider.name, self.worker)
         self.queue.inflight_key = keys.inflight(spider.name, self.worker)
+        self._enqueue = self.server.register_script(_ENQUEUE)
         spider.ledger = self.ledger
         self._beat()
         self._heartbeat = task.LoopingCall(self._beat)
@@ -60,13 +76,24 @@ class AckScheduler(Scheduler):
         self.recover()
 
     def enqueue_request(self, request: Request) -> bool:
+        """scrapy-redis's enqueue (seen-set, then queue), plus the run's pending count, in
+        one atomic step: a worker killed half-way can neither lose a request that is marked
+        seen but never queued, nor queue one its run does not count."""
         fresh = self.ledger.issue(request.meta)
-        if not super().enqueue_request(request):
+        run_id = request.meta.get("run_id", "adhoc")
+        fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
+        added = self._enqueue(
+            keys=[keys.seen(self.spider.name, run_id), self.queue.key,
+                  keys.pending(self.spider.name, run_id)],
+            args=[fingerprint, -request.priority, self.queue._encode_request(request),
+                  int(fresh), SEEN_TTL_SECONDS, RUN_KEY_TTL_SECONDS])
+        if not added:
+            self.df.log(request, self.spider)
             if not fresh:  # a redirect or retry landing on a page already seen
                 self.spider.request_done(request.meta)
             return False
-        if fresh:
-            self.ledger.opened(request.meta)
+        if self.stats:
+            self.stats.inc_value("scheduler/enqueued/redis", spider=self.spider)
         return True
 
     def recover(self) -> int:

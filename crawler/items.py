@@ -24,7 +24,6 @@ class CrawledPage:
     ticket: str | None = None  # the cluster ledger's handle on the request (distributed mode)
     # Filled by the stages, in order: decode → classify → extract → persist.
     document: Any = None
-    encoding: str | None = None
     decision: Any = None
     result: Any = None
 

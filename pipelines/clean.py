@@ -13,6 +13,10 @@ import lxml.html
 # Elements whose content is never visible page text. JSON-LD scripts are kept for metadata.
 _INVISIBLE = ("style", "noscript", "template", "object", "embed", "applet", "svg", "canvas",
               "iframe", "frame", "frameset", "noembed", "param")
+# Elements whose text is never page text even when they stay in the tree (form controls,
+# head matter); density counting and rendering both skip them.
+NOT_PAGE_TEXT = frozenset({"script", "style", "head", "noscript", "template", "select",
+                           "option", "textarea", "button", "input", "title", "meta", "link"})
 # Hidden by attribute or inline style (spaces removed, lower-cased), found by libxml2 in C.
 _STYLE = "translate(@style, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ ', 'abcdefghijklmnopqrstuvwxyz')"
 _HIDDEN = lxml.etree.XPath(f".//*[@hidden or contains({_STYLE}, 'display:none') "

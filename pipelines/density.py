@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import lxml.html
 from lxml import etree
 
+from pipelines.clean import NOT_PAGE_TEXT
 from pipelines.params import DENSITY, DensityParams
 
 # Western and CJK sentence punctuation; link lists and menus carry almost none of it.
@@ -28,8 +29,6 @@ PUNCTUATION = re.compile(r"[,.;:!?\"'()\[\]…，。；：！？、“”‘’�
 _BLOCKS = ("p", "div", "li", "ul", "ol", "dl", "dd", "dt", "section", "table", "tr", "td",
            "h2", "h3", "h4", "h5", "h6", "blockquote", "aside", "figure", "header")
 # Tags whose content a reader never sees as page text; their subtrees count as absent.
-_SKIPPED = frozenset({"script", "style", "head", "select", "option", "textarea", "button",
-                      "input", "noscript", "template"})
 
 
 @dataclass(slots=True)
@@ -90,7 +89,7 @@ def _preorder(
     order = [(body, root, None)]
     for element in body.iterdescendants(etree.Element):
         up = found.get(element.getparent())
-        if up is None or element.tag in _SKIPPED or element in exclude:
+        if up is None or element.tag in NOT_PAGE_TEXT or element in exclude:
             continue
         node = NodeStats(in_link=up.in_link or element.tag == "a")
         _add_text(node, element.text)

@@ -84,6 +84,11 @@ class Document:
         return found
 
 
+def element_children(element: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
+    """Child elements only: comments and processing instructions carry no structure."""
+    return [child for child in element if isinstance(child.tag, str)]
+
+
 def normalise_encoding(label: str | None) -> str | None:
     """Map a declared charset label to a Python codec, preferring supersets (GBK → GB18030)."""
     if not label:

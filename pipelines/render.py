@@ -13,6 +13,8 @@ from collections.abc import Collection, Iterable, Iterator
 import lxml.html
 from lxml import etree
 
+from pipelines.clean import NOT_PAGE_TEXT
+
 # Elements that start a new paragraph in rendered text.
 BLOCK_TAGS = frozenset({
     "p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "h1", "h2",
@@ -20,8 +22,6 @@ BLOCK_TAGS = frozenset({
     "blockquote", "pre", "figure", "figcaption", "br", "hr", "address", "center", "form",
     "fieldset", "tbody", "thead", "tfoot", "caption", "details", "summary",
 })
-_INVISIBLE = frozenset({"script", "style", "head", "noscript", "template", "select", "option",
-                        "textarea", "button", "input", "title", "meta", "link"})
 # Attributes worth keeping in content_html; everything else (on*, style, class…) is dropped.
 _SAFE_ATTRIBUTES = ("href", "src", "alt", "title", "colspan", "rowspan", "datetime", "lang")
 _SPACE = re.compile(r"\s+")
@@ -33,7 +33,7 @@ def _kept_children(
 ) -> Iterator[tuple[lxml.html.HtmlElement, bool]]:
     """(child, kept) for every child: dropped and invisible children only lend their tail."""
     for child in element:
-        kept = isinstance(child.tag, str) and child.tag not in _INVISIBLE and child not in drop
+        kept = isinstance(child.tag, str) and child.tag not in NOT_PAGE_TEXT and child not in drop
         yield child, kept
 
 

@@ -64,7 +64,7 @@ class PersistStage:
     def process_item(self, item: CrawledPage) -> CrawledPage:
         assert self.journal is not None
         facts = FetchFacts(url=item.url, final_url=item.final_url, status=item.status,
-                           fetched_at=item.fetched_at, encoding=item.encoding,
+                           fetched_at=item.fetched_at, encoding=item.document.encoding,
                            source_id=item.source_id, crawl_run_id=item.run_id,
                            ticket=item.ticket)
         self.journal.append(stored_page(facts, item.result))

@@ -61,7 +61,6 @@ class DecodeStage(Stage):
         except NotHtmlError as error:
             self.count(item, "pages/skipped_binary")
             raise DropItem(f"{item.url}: {error}") from error
-        item.encoding = item.document.encoding
         item.body = b""  # the tree holds the page now
         return item
 

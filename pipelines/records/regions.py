@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
+from pipelines.document import element_children
 from pipelines.params import RECORD_MINING, RecordMiningParams
 from pipelines.records.tree_match import TreeMatcher
-from pipelines.records.tree_stats import TreeStats, element_children
+from pipelines.records.tree_stats import TreeStats
 
 Record = tuple[HtmlElement, ...]  # one record: one or more adjacent sibling elements
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
+from pipelines.document import element_children
 from pipelines.params import RECORD_MINING, RecordMiningParams
-from pipelines.records.tree_stats import TreeStats, element_children
+from pipelines.records.tree_stats import TreeStats
 
 
 class TreeMatcher:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
+from pipelines.document import element_children
+
 
 @dataclass
 class TreeStats:
@@ -21,11 +23,6 @@ class TreeStats:
     text: dict[HtmlElement, int] = field(default_factory=dict)
     link_text: dict[HtmlElement, int] = field(default_factory=dict)
     links: dict[HtmlElement, int] = field(default_factory=dict)
-
-
-def element_children(element: HtmlElement) -> list[HtmlElement]:
-    """Child elements only: comments and processing instructions carry no structure."""
-    return [child for child in element if isinstance(child.tag, str)]
 
 
 def _chars(text: str | None) -> int:

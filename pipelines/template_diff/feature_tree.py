@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 from lxml.html import HtmlElement
 
+from pipelines.document import element_children
+
 # Children that keep their parent a text leaf; any other child makes the parent a structure node.
 INLINE_TAGS = frozenset({
     "a", "abbr", "b", "bdi", "bdo", "big", "br", "button", "cite", "code", "data", "del", "dfn",
@@ -47,11 +49,6 @@ class FeatureNode:
     def features(self) -> tuple[str, str, int, int, int, int]:
         """The features compared between two structure nodes (seed rule 7)."""
         return (self.id, self.cls, self.depth, self.position, self.breadth, self.mass)
-
-
-def element_children(element: HtmlElement) -> list[HtmlElement]:
-    """Child elements, without comments or processing instructions."""
-    return [child for child in element if isinstance(child.tag, str)]
 
 
 def own_text(element: HtmlElement) -> str:

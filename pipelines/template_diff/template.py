@@ -15,9 +15,8 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from pipelines.document import Document
+from pipelines.document import Document, element_children
 from pipelines.params import TEMPLATE_DIFF, TemplateDiffParams
-from pipelines.template_diff.feature_tree import element_children
 
 Step = tuple[str, int]
 

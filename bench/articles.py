@@ -214,8 +214,16 @@ def metadata_scores(pages: list, outputs: dict[str, Output]) -> dict:
     }
 
 
-def run_set(pages: list, runner: Callable) -> dict[str, Output]:
-    return {pid: runner(html, gt.get("url")) for pid, html, gt in pages}
+def run_set(pages: list, runners: dict[str, Callable]) -> dict[str, dict[str, Output]]:
+    """Every system on every page, page by page: systems take turns on the same page, so a
+    load change on the shared machine slows them alike and the ratios stay fair."""
+    for runner in runners.values():  # warm-up: first-call imports and caches not timed
+        runner(pages[0][1], pages[0][2].get("url"))
+    results: dict[str, dict[str, Output]] = {name: {} for name in runners}
+    for pid, html, gt in pages:
+        for name, runner in runners.items():
+            results[name][pid] = runner(html, gt.get("url"))
+    return results
 
 
 def _ms(outputs: dict[str, Output]) -> str:
@@ -260,8 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for set_name in args.sets:
         pages = load_set(set_name, args.limit)
-        results = {name: run_set(pages, runner)
-                   for name, runner in _systems(args.systems, args.variants).items()}
+        results = run_set(pages, _systems(args.systems, args.variants))
         report(set_name, pages, results)
         if args.write_preds:
             folder = args.write_preds / set_name

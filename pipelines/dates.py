@@ -64,8 +64,9 @@ _DMY = re.compile(
     r"|(?<![\d.])(?P<d2>\d{2})\.(?P<m2>\d{2})\.(?P<y2>\d{2})(?![\d.])"
     r"(?:,?\s+(?:um\s+)?(?P<H2>\d{1,2}):(?P<M2>\d{2}))?"
 )
-# Slashed numeric dates with the year last: 10/19/2019 is month first (US use); when the
-# first number cannot be a month (19/10/2019) it is the day.
+# Slashed numeric dates with the year last: 10/19/2019 is month first (US use) unless the
+# caller says the page is day-first (10/05/2022 on a Spanish page); when the first number
+# cannot be a month (19/10/2019) it is the day.
 # Forums also write two-digit years (26/10/13), two digits each as with dots.
 _SLASHED = re.compile(
     r"(?<![\d/.])(?:(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>(?:19|20)\d{2})|"
@@ -115,7 +116,7 @@ def _build(year: int, month: int, day: int, groups: dict[str, str | None]) -> da
         return None
 
 
-def _absolute(groups: dict[str, str | None], now: datetime) -> datetime | None:
+def _absolute(groups: dict[str, str | None], now: datetime, day_first: bool) -> datetime | None:
     """A datetime from the groups of one absolute pattern; two-digit years are this century's."""
     if groups.get("y2"):
         year = 2000 + int(groups["y2"])
@@ -125,7 +126,8 @@ def _absolute(groups: dict[str, str | None], now: datetime) -> datetime | None:
         return _build(year, int(groups["m2"]), int(groups["d2"]), groups)
     if groups.get("a") or groups.get("a2"):
         first, second = int(groups["a"] or groups["a2"]), int(groups["b"] or groups["b2"])
-        month, day = (first, second) if first <= 12 else (second, first)
+        month_first = first <= 12 and (not day_first or second > 12)
+        month, day = (first, second) if month_first else (second, first)
         year = int(groups["y"]) if groups["y"] else 2000 + int(groups["y3"])
         return _build(year, month, day, groups) if year <= now.year else None
     month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["mw"].lower()]
@@ -150,8 +152,10 @@ def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
     return None
 
 
-def find_date(text: str, now: datetime | None = None) -> tuple[datetime, str] | None:
-    """The first date written in `text`, with the exact substring it was read from."""
+def find_date(text: str, now: datetime | None = None,
+              day_first: bool = False) -> tuple[datetime, str] | None:
+    """The first date written in `text`, with the exact substring it was read from;
+    `day_first` reads slashed dates as day/month/year (all but US-English pages)."""
     if not text:
         return None
     now = now or datetime.now(UTC)
@@ -161,7 +165,7 @@ def find_date(text: str, now: datetime | None = None) -> tuple[datetime, str] | 
         pass
     for pattern in (_FULL, _EN_MDY, _EN_DMY, _DMY, _SLASHED):
         for match in pattern.finditer(text):
-            built = _absolute(match.groupdict(), now)
+            built = _absolute(match.groupdict(), now, day_first)
             if built:
                 return built, match.group(0).strip()
     for match in _SHORT.finditer(text):

@@ -10,13 +10,18 @@ else from the script of the text.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from functools import cache, lru_cache
+from itertools import islice
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
 
 import lxml.html
+from lxml import etree
 
 from pipelines.boilerplate import Markup, hint_words, read_markup
 from pipelines.dates import find_date, is_clock
@@ -32,25 +37,29 @@ _DATE_HINT = re.compile(r"date|datum|fecha|time|publish|posted|pubtime|meta|info
 _BY_PREFIX = re.compile(
     r"^\s*(?:about the author|über (?:den autor|die autorin))\s*[-–:]?\s*|"
     r"^\s*(?-i:By|Von)(?=[A-ZÄÖÜ][a-zäöüß])|"  # "ByAlex Bozarjian": markup without a space
-    r"^\s*(?:(?:written|posted|erstellt|geschrieben|verfasst|veröffentlicht|publié|publicado|"
-    r"escrito|ein artikel|(?:zeige |show |view )?(?:alle |all )?"
+    r"^\s*[-–—]*\s*(?:(?:written|posted|published|erstellt|geschrieben|verfasst|veröffentlicht|"
+    r"publié|publicado|escrito|ein artikel|(?:zeige |show |view )?(?:alle |all )?"
     r"(?:beiträge|posts|articles|artikel))\s+)?(?:by|von|par|por|di|door|av|af|"
-    r"autor(?:in|en)?|authors?|text|texto)\s*[:：]?\s+(?:(?:\S*(?:redakteur|redaktor|experte|expertin|"
-    r"reporter|korrespondent|correspondent)\w*)\s+)?", re.I)
+    r"autor(?:in|en)?|authors?|text|texto)\s*[:：]?(?:\s+|$)(?:(?:\S*(?:redakteur|redaktor|"
+    r"experte|expertin|reporter|korrespondent|correspondent)\w*)\s+)?", re.I)
 # A Western labelled byline anywhere in a short line: "Datum: 03.11.2021 Autor: Peter Maahn".
 _LABELLED = re.compile(r"(?:^|\s)(?:autor(?:in)?|author|von|by|text|par|por)\s*[:：]\s*(.+)$", re.I)
 # "06.11.2023 13:30 von Olga": a name after a date.
 _AFTER_DATE = re.compile(r"\s(?:by|von|par|por|di)\s+(\S.*)$", re.I)
 # Words that bylines show without a name, or that end a name ("Stand: …", "Updated …").
 _NOT_NAMES = frozenset({"posted", "by", "von", "veröffentlicht", "published", "no author",
-                        "admin", "anonymous", "redaktion", "author", "autor"})
+                        "admin", "anonymous", "author", "autor"})
 _WEEKDAY = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:montag|dienstag|mittwoch|donnerstag|"
     r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
     r"miércoles|jueves|viernes|sábado|domingo)\b,?", re.I)
+# A weekday run into the name where a <br> parted them ("by Jeff Foust<br>Monday, …").
+_GLUED_WEEKDAY = re.compile(r"(?<=[a-zäöüß])(?=(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|"
+                            r"(?:Mon|Diens|Donners|Frei|Sams|Sonn)tag\b|Mittwoch\b)")
 # … or a next label ("Text: A Fotos: B", "Author: A, Datum: …").
 _NAME_END = re.compile(
     r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
+    r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
     r"\s*[|,\-–·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$", re.I)
 _CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期)\s*[:：]\s*"
@@ -58,12 +67,30 @@ _CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|
 _CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-]?(\d{2})[/-]?(\d{2})/")
 _URL_DAY_FIRST = re.compile(r"/(\d{2})[-.](\d{2})[-.]((?:19|20)\d{2})(?:[/.?#-]|$)")
+# A link to an author's page names the author ("/author/jane-doe/", "/autoren/Clara-Loew").
+_AUTHOR_HREF = re.compile(r"/(?:authors?|autor(?:en|in|innen)?)/[^/?#]", re.I)
+# What may stand between the names of a list of author links.
+_SEPARATORS = re.compile(r"[\s,;&/|·]*(?:(?:und|and|y|et|by|von|par|por)\b[\s,;&/|·]*)*", re.I)
+# Words that lead into a date: "Posted on …", "veröffentlicht am …".
+_DATE_LEAD_WORDS = frozenset({"posted", "published", "veröffentlicht", "erschienen", "erstellt",
+                              "publié", "publicado", "updated", "aktualisiert"})
+# What may stand around a date besides the date itself: "Posted on …, 13:30 Uhr" (no name).
+_ONLY_DATE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(sorted(_DATE_LEAD_WORDS))
+                        + r"|uhr|um|am|at|on|le|el)\b[\W\d_]*)*", re.I)
+_NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
+MAX_NAME_WORDS = 4  # "Dr. Karin J. Schmitz"
+_COMMENT_HINT = re.compile(r"comment|kommentar|reply|replies|respond|discuss|disqus", re.I)
+_CREDIT_HINT = re.compile(r"licen[cs]e|credit|copyright|caption|bildnachweis", re.I)
+_NAME_HINT = re.compile(r"\bfn\b|vcard|name", re.I)
+CREDIT_DEPTH = 2  # ancestors of a byline looked at for a credit or licence block
+INNER_NAME_ELEMENTS = 8  # elements looked at in a long labelled line for the name's own
 _BYLINE_TAGS = frozenset({"span", "div", "p", "a", "time", "li", "em", "strong", "address",
                           "small", "font", "td", "b", "i", "cite"})
 # Publishers, not people: "Deutscher Caritasverband e. V.", "Bayerische Landesanstalt … - LWF".
 _ORGANISATION = re.compile(r"\b(?:e\.\s?V|GmbH|AG|Inc|Ltd|LLC|Verband|Verlag|Redaktion|"
                            r"Landesanstalt|Institut|Universität|University|Agencies|Ministerium)\b",
                            re.I)
+_EDITOR = re.compile(r"\bedit(?:ed|or|ors)\b|\bhrsg\b|herausgegeben", re.I)
 _CONJUNCTION = re.compile(r"\s+(?:und|and|y|et|&)\s+(?=\S+\s+\S)", re.I)
 MAX_BYLINE_CHARS = 80
 MAX_RAW_CHARS = 800  # a byline block's text with its layout whitespace
@@ -73,10 +100,16 @@ MIN_SITE_KEY = 4  # shorter site keys match only whole title parts
 _SITE_SEPARATOR = r"\s*[-|–—·•:»_｜/]+\s*"  # between a declared site name and the headline
 _DASHES = str.maketrans("–—‐‑", "----")
 MIN_LONE_H1_WORDS = 3
+MIN_SHORT_H1_WORDS = 2
 BLOCKS_BEFORE_TITLE = 150  # kickers, meta lines and breadcrumbs above the headline
 BLOCKS_AFTER_TITLE = 400
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 NEAR_TITLE_BLOCKS = 30  # the headline's own lines: this many blocks below it
+NEAR_ABOVE_BLOCKS = 3  # a date line just above the headline ("01.11.2023 11:35", a kicker)
+NO_HEADLINE = -(BLOCKS_BEFORE_TITLE + 1)  # without a headline every block counts as above it
+DATELINE_CHARS = 40  # a date this near the start of a longer text opens it (a dateline)
+# English-language countries that write the day first.
+_DAY_FIRST_ENGLISH = frozenset({"gb", "uk", "ie", "au", "nz", "in", "za"})
 # Page zones by country domain, then by language, where one zone covers (nearly) all pages.
 _ZONES = {"de": "Europe/Berlin", "at": "Europe/Vienna", "ch": "Europe/Zurich",
           "fr": "Europe/Paris", "it": "Europe/Rome", "es": "Europe/Madrid",
@@ -217,32 +250,75 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     headlines; an <h1> or headline that is only the site's name never wins.
 
     Order: an <h1> equal to a headline or a whole title; an <h1> equal to a title part (the
-    longest); a headline inside a longer <h1> (kicker or date in the <h1>); an <h1> inside a
-    headline or sharing most of its words; the page's only <h1>; the declared headline.
+    longest), else an <h2> equal to a headline; a headline inside a longer <h1> (kicker or
+    date in the <h1>); an <h1> inside a headline, shortened from it or sharing most of its
+    words; an <h2> equal to a part of a headline; the page's only <h1> (repeated ones are
+    widgets'); the declared headline.
     """
     refs, parts = _references(tree, found, url)
     refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
-    h1s = [t for t in (_clean(h.text_content()) for h in tree.iter("h1"))
-           if t and not is_site_name(t, found.site_name, url)]
     whole = [_clean(t) for t in (found.title, tree.findtext(".//title")) if _clean(t)]
+    kickers = {_fold(p) for p in parts} - {_fold(t) for t in refs + whole}
+    h1s = [t for t in (_without_kicker(h, kickers) for h in tree.iter("h1"))
+           if t and not is_site_name(t, found.site_name, url)]
     for ref in refs + whole:
         for h1 in h1s:
             if _fold(h1) == _fold(ref):
                 return h1
-    named = [h1 for h1 in h1s if any(_fold(h1) == _fold(p) for p in parts)]
+    h2s = cache(lambda: _h2s(tree, found, url))  # read only when the <h1>s do not decide
+    named = _named_heading(h1s, parts) or _named_heading(h2s(), refs)
     if named:
-        return max(named, key=len)
+        return named
     for ref in refs:
         if any(_inside(ref, h1) for h1 in h1s):
             return ref
     for h1 in h1s:
-        if any(_inside(h1, ref) for ref in refs) or any(_overlaps(h1, t) for t in refs + whole):
+        if any(_inside(h1, ref) or _shortened(h1, ref) for ref in refs) or any(
+                _overlaps(h1, t) for t in refs + whole):
             return h1
+    named = _named_heading(h2s(), [p for r in refs for p in title_parts(r)])
+    if named:
+        return named
     if len(refs) == 2 and _fold(refs[0]) != _fold(refs[1]) and _inside(refs[0], refs[1]):
         return refs[1]  # a declared headline cut short (at a quote mark) inside the <title>
-    if len(h1s) == 1 and len(h1s[0].split()) >= MIN_LONE_H1_WORDS:
-        return h1s[0]  # the page's one headline, unconfirmed: site titles are often generic
+    single = [h1 for h1 in h1s if h1s.count(h1) == 1]  # a repeated <h1> is a widget's
+    if len(single) == 1 and len(single[0].split()) >= MIN_LONE_H1_WORDS:
+        return single[0]  # the page's one headline, unconfirmed: site titles are often generic
     return refs[0] if refs else (h1s[0] if h1s else None)
+
+
+def _without_kicker(h1: lxml.html.HtmlElement, kickers: set[str]) -> str | None:
+    """The <h1>'s text less a leading kicker element that the <title> names as a part of its
+    own, not as the headline (<h1><span>Initiative EnergieEffizienz</span> Kostenloser …)."""
+    text = _clean(h1.text_content())
+    first = next(h1.iterchildren(etree.Element), None)
+    if not text or first is None or (h1.text or "").strip():
+        return text
+    kicker = _clean(first.text_content())
+    if kicker and _fold(kicker) in kickers and text.startswith(kicker) and text != kicker:
+        return text[len(kicker):].strip()
+    return text
+
+
+def _named_heading(headings: list[str], names: list[str]) -> str | None:
+    """The longest heading equal to one of `names` (title parts, headlines)."""
+    folded = {_fold(n) for n in names}
+    return max((h for h in headings if _fold(h) in folded), key=len, default=None)
+
+
+def _h2s(tree: lxml.html.HtmlElement, found: Declared, url: str | None) -> list[str]:
+    """<h2> texts that are not the site's name: the headline of pages whose <h1>s hold the
+    logo or a section name."""
+    return [t for t in (_clean(h.text_content()) for h in tree.iter("h2"))
+            if t and not is_site_name(t, found.site_name, url)]
+
+
+def _shortened(h1: str, headline: str) -> bool:
+    """The <h1> is the headline cut to its key words ("Blockhaus 3" of "Blockhaus Typ 3 in
+    Ludorf"): every word of a multi-word <h1> in the headline, in the same order."""
+    mine = re.findall(r"\w+", h1.casefold())
+    theirs = iter(re.findall(r"\w+", headline.casefold()))
+    return len(mine) >= MIN_SHORT_H1_WORDS and all(word in theirs for word in mine)
 
 
 class Block(NamedTuple):
@@ -250,63 +326,125 @@ class Block(NamedTuple):
 
     element: lxml.html.HtmlElement
     text: str | None  # None when empty or longer than MAX_BYLINE_CHARS
-    since_title: int  # blocks since the headline (1 = the first after it), or -1 before it
+    since_title: int  # blocks since the headline: 1 = the first after it, negative above it
+    hint: str  # class and id words
+    head: str | None  # the start of a longer text, where a byline or dateline runs on
+    shut: bool  # inside a removed block: read only as a marked byline, never for a date
 
 
-def _open_rows(markup: Markup, removed: Collection) -> list[tuple[lxml.html.HtmlElement, str]]:
-    """(element, tag) of byline-tag elements and headings outside `removed` subtrees and forms,
-    in document order: read off the shared markup table, not a new walk."""
-    closed: set = set()
+# (element, tag, class/id words, inside a removed block): plain tuples, made for every element.
+_Row = tuple[lxml.html.HtmlElement, str, str, bool]
+
+
+def _hint_test(pattern: re.Pattern) -> Callable[[str], bool]:
+    """A test of class/id words against `pattern`, cached: a site repeats the same few class
+    strings on every page and element."""
+    return lru_cache(maxsize=16384)(lambda hint: bool(hint) and bool(pattern.search(hint)))
+
+
+_names_byline = _hint_test(_BYLINE_HINT)
+_names_date = _hint_test(_DATE_HINT)
+_names_comment = _hint_test(_COMMENT_HINT)
+_names_credit = _hint_test(_CREDIT_HINT)
+
+
+def _marked_byline(element: lxml.html.HtmlElement, hint: str) -> bool:
+    """Named as a byline by class/id or rel=author."""
+    return _names_byline(hint) or element.get("rel") == "author"
+
+
+def _rows(markup: Markup, removed: Collection) -> list[_Row]:
+    """Byline-tag elements and headings outside `removed` subtrees and forms, plus marked
+    bylines inside removed blocks other than comment sections (an article footer's "Posted
+    by"), in document order: read off the shared markup table, not a new walk. A form that
+    holds the <h1> wraps the whole page (ASP.NET) and stays open."""
+    closed: dict = {}  # element → the outermost removed block holding it
     found = []
-    for row in markup.rows:
-        element, tag = row[0], row[2]
-        if row[1] in closed or element in removed or tag == "form":
-            closed.add(element)
+    for element, parent, tag, _, hint, _ in markup.rows:
+        if (parent in closed or element in removed
+                or (tag == "form" and element.find(".//h1") is None)):
+            root = closed[element] = closed.get(parent, element)
+            if (hint and tag in _BYLINE_TAGS and _names_byline(hint)
+                    and not _in_comment(element, root)):
+                found.append((element, tag, hint, True))
         elif tag in _BYLINE_TAGS or tag in _HEADINGS:
-            found.append((element, tag))
+            found.append((element, tag, hint, False))
     return found
 
 
-def _headline_at(rows: list, title: str | None) -> int | None:
+def _in_comment(element: lxml.html.HtmlElement, root: lxml.html.HtmlElement) -> bool:
+    """Whether `element` lies in a comment section within the removed block `root`."""
+    for node in (element, *element.iterancestors()):
+        if _names_comment(hint_words(node)):
+            return True
+        if node is root:
+            return False
+    return False
+
+
+def _headline_at(rows: list[_Row], title: str | None) -> int | None:
     """Index of the first heading that holds the title, else of the first <h1> (a page may
     put "Quicklinks" in an <h1> and the headline in an <h2>)."""
-    headings = [i for i, (_, tag) in enumerate(rows) if tag in _HEADINGS]
+    headings = [i for i, row in enumerate(rows) if row[1] in _HEADINGS]
     held = (i for i in headings if title and _inside(title, rows[i][0].text_content()))
     return next(held, next((i for i in headings if rows[i][1] == "h1"), None))
 
 
+def _is_block(tag: str, hint: str) -> bool:
+    """Byline-tag elements, and headings below <h1> named as a byline or date
+    (<h5 class="field--name-author">)."""
+    if tag not in _HEADINGS:
+        return True
+    return tag != "h1" and (_names_byline(hint) or _names_date(hint))
+
+
 def page_blocks(markup: Markup, removed: Collection, title: str | None = None) -> list[Block]:
-    """Byline-tag blocks outside `removed` in windows around the headline, read once for
-    byline and date: BLOCKS_BEFORE_TITLE before it and BLOCKS_AFTER_TITLE after it, else the
-    first BLOCKS_AFTER_TITLE of the page. Menus and teaser lists far from the headline carry
-    other articles' names and dates."""
-    rows = _open_rows(markup, removed)
+    """Byline-tag blocks in windows around the headline, read once for byline and date:
+    BLOCKS_BEFORE_TITLE before it and BLOCKS_AFTER_TITLE after it, else the first
+    BLOCKS_AFTER_TITLE of the page. Menus and teaser lists far from the headline carry other
+    articles' names and dates."""
+    rows = _rows(markup, removed)
     at = _headline_at(rows, title)
     start = 0 if at is None else max(0, at - BLOCKS_BEFORE_TITLE)
     stop = (0 if at is None else at + 1) + BLOCKS_AFTER_TITLE
     blocks = []
     for index in range(start, min(stop, len(rows))):
-        element, tag = rows[index]
-        if tag in _HEADINGS:
+        element, tag, hint, shut = rows[index]
+        if not _is_block(tag, hint):
             continue
         raw = element.text_content()  # a long text is not cleaned: that is the costly part
         text = _clean(raw) if len(raw) <= MAX_RAW_CHARS else None
-        since = -1 if at is None or index < at else index - at
-        blocks.append(Block(element, text if text and len(text) <= MAX_BYLINE_CHARS else None,
-                            since))
+        short = text if text and len(text) <= MAX_BYLINE_CHARS else None
+        since = NO_HEADLINE if at is None else index - at
+        blocks.append(Block(element, short, since, hint,
+                            None if short or not text else text[:MAX_BYLINE_CHARS], shut))
     return blocks
 
 
-def clean_name(text: str, now: datetime) -> str | None:
+class Clock(NamedTuple):
+    """How one page's dates are read: relative forms against the fetch time, slashed
+    numeric dates day first unless the page is US English."""
+
+    now: datetime
+    day_first: bool = False
+
+    def find(self, text: str | None):
+        """(datetime, raw) of the first date in `text`, read the page's way."""
+        return find_date(text or "", self.now, self.day_first)
+
+
+def clean_name(text: str, clock: Clock) -> str | None:
     """A byline reduced to the name: prefix ("By", "Von") and role cut, and the date with
     what follows it (or, for a leading date, what precedes it)."""
-    text = _BY_PREFIX.sub("", text)
-    found = find_date(text, now)
+    text = _BY_PREFIX.sub("", _GLUED_WEEKDAY.sub(" ", text))
+    found = clock.find(text)
     if found and found[1] in text:
         before, _, after = text.partition(found[1])
         before = _WEEKDAY.sub("", before)
-        after = _BY_PREFIX.sub("", after.lstrip(" ,·|-–:"))
-        text = before if re.search(r"\w{2}", before) else after
+        after = after.lstrip(" ,·|-–:")
+        marked = _BY_PREFIX.match(after)  # "DESIGN | 7 Hours Ago By Richard Darell"
+        after = _BY_PREFIX.sub("", after)
+        text = after if marked or _ONLY_DATE.fullmatch(before) else before
     previous = None
     while previous != text:
         previous, text = text, _NAME_END.sub("", text.strip(" |,-–·:→»›")).strip()
@@ -314,128 +452,231 @@ def clean_name(text: str, now: datetime) -> str | None:
     return text if usable and text.casefold() not in _NOT_NAMES else None
 
 
-def _is_byline(element: lxml.html.HtmlElement, text: str) -> bool:
+def _is_byline(block: Block, text: str) -> bool:
     """Named as a byline (class/id, rel=author), or a short "By …" line that is not a link."""
     if _CN_FIELD.search(text):
         return False
-    if _BYLINE_HINT.search(hint_words(element)) or element.get("rel") == "author":
+    if _marked_byline(block.element, block.hint):
         return True
-    return bool(_BY_PREFIX.match(text)) and len(text) <= MAX_BY_LINE and element.tag != "a"
+    return bool(_BY_PREFIX.match(text)) and len(text) <= MAX_BY_LINE and block.element.tag != "a"
 
 
-def _byline_name(element: lxml.html.HtmlElement, text: str, now: datetime) -> str | None:
-    """The name in one short block: a byline element, "Autor: X", or "<date> von X"."""
-    if _is_byline(element, text):
-        return clean_name(text, now)
+def _byline_name(block: Block, clock: Clock) -> str | None:
+    """The name in one block: a byline element, a link to an author page, "Autor: X", or
+    "<date> von X"; for a longer byline element, the name before its date."""
+    text = block.text
+    if text is None:
+        return _head_name(block, clock) if block.head else None
+    if _is_byline(block, text):
+        return clean_name(text, clock)
+    if _is_author_link(block.element, text):
+        return clean_name(_author_links(block.element) or text, clock)
     labelled = _LABELLED.search(text)
     if labelled:
-        return clean_name(labelled.group(1), now)
+        return clean_name(labelled.group(1), clock)
     after = _AFTER_DATE.search(text)
-    if after and find_date(text[: after.start()], now):
-        return clean_name(after.group(1), now)
+    before = text[: after.start()] if after else ""
+    found = after and clock.find(before)
+    if found and _dated_only(_WEEKDAY.sub("", before.replace(found[1], ""))):
+        return clean_name(after.group(1), clock)
     return None
 
 
-def page_byline(blocks: list[Block], now: datetime):
-    """(author, source) from byline elements and Chinese 作者：/来源：/编辑： lines; an editor
-    (编辑, 责任编辑) stands in for a missing author."""
-    author = source = editor = None
-    for index, (element, text, _) in enumerate(blocks):
-        if text is None:
-            continue
-        for label, value in _CN_FIELD.findall(text):
-            if label in ("作者", "记者") and not author:
-                author = value
-            elif label == "来源" and not source:
-                source = value
-            elif label in ("编辑", "责任编辑") and not editor:
-                editor = value
-        if not author and not _CN_FIELD.search(text):
-            author = _byline_name(element, text, now)
-            author = author and _inner_name(blocks[index + 1:], element, author, now)
-        if author and source:
+def _dated_only(rest: str) -> bool:
+    """What stands before "by X" besides the date holds no prose ("@ 10:26am (PT)", "Posted
+    on", not "Auf den Spuren"): no longer word but a date's lead-in."""
+    return all(w.casefold() in _DATE_LEAD_WORDS for w in re.findall(r"[^\W\d_]{4,}", rest))
+
+
+def _head_name(block: Block, clock: Clock) -> str | None:
+    """The name opening a longer text: an element of its own right after an author label at
+    its start ("Autor: <a>Klausmartin Friedrich</a> Tags: 1907, …"), or the name before the
+    date in a byline element."""
+    labelled = _LABELLED.match(block.head)
+    if labelled:
+        names = _marked_names(block.element, labelled.group(1))
+        return clean_name(names, clock) if names else None
+    found = _marked_byline(block.element, block.hint) and clock.find(block.head)
+    name = found and clean_name(block.head.partition(found[1])[0], clock)
+    return name if name and _name_like(name) else None
+
+
+def _name_like(names: str) -> bool:
+    """Short enough to be names, not a headline run into the byline."""
+    return all(len(name.split()) <= MAX_NAME_WORDS for name in _NAME_LIST.split(names))
+
+
+def _marked_names(element: lxml.html.HtmlElement, value: str) -> str | None:
+    """The start of `value` made of names that are elements of their own, one after the
+    other between list separators ("<a>A</a>, <a>B</a> Tags: …" → "A, B")."""
+    end = 0
+    for inner in islice(element.iterdescendants(etree.Element), INNER_NAME_ELEMENTS):
+        name = _clean(inner.text_content())
+        at = value.find(name, end) if name else -1
+        gap = value[end:at]
+        if at >= 0 and _SEPARATORS.fullmatch(gap) and (not end or gap.strip()):
+            end = at + len(name)
+        elif end:
             break
-    return author or editor, source
+    return value[:end] if end and not value[end: end + 1].isalnum() else None
+
+
+def _is_author_link(element: lxml.html.HtmlElement, text: str) -> bool:
+    """A link to an author's page that shows a name (not "9 articles")."""
+    return (element.tag == "a" and not any(c.isdigit() for c in text)
+            and bool(_AUTHOR_HREF.search(element.get("href") or "")))
+
+
+def _author_links(link: lxml.html.HtmlElement) -> str | None:
+    """The text of the link's parent when it holds only author-page links between
+    separators ("<a>Clara Löw</a>, <a>Siddharth Prakash</a> & <a>Klaus Jacob</a>")."""
+    parent = link.getparent()
+    links = list(parent.iter("a"))
+    if len(links) < 2 or not all(_AUTHOR_HREF.search(a.get("href") or "") for a in links):
+        return None
+    whole = _clean(parent.text_content()) or ""
+    rest = whole
+    for a in links:
+        rest = rest.replace(_clean(a.text_content()) or "", "", 1)
+    return whole if len(whole) <= MAX_BYLINE_CHARS and _SEPARATORS.fullmatch(rest) else None
+
+
+def _is_credit(element: lxml.html.HtmlElement) -> bool:
+    """Within a picture credit or licence line: the photographer is no byline."""
+    for node in (element, *islice(element.iterancestors(), CREDIT_DEPTH)):
+        hint = hint_words(node)
+        if node.tag in ("figcaption", "figure") or _names_credit(hint):
+            return True
+    return False
+
+
+def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True):
+    """(author, source) from byline elements and Chinese 作者：/来源：/编辑： lines; an editor
+    (编辑, 责任编辑) stands in for a missing author, and a marked byline inside a removed
+    block (an article footer) for a missing one. Unless `wanted`, only the source is read
+    (the page declares a person)."""
+    author = source = editor = None
+    opened = [b for b in blocks if not b.shut]
+    for index, block in enumerate(opened):
+        text = block.text
+        if text and (":" in text or "：" in text):
+            for label, value in _CN_FIELD.findall(text):
+                if label in ("作者", "记者") and not author:
+                    author = value
+                elif label == "来源" and not source:
+                    source = value
+                elif label in ("编辑", "责任编辑") and not editor:
+                    editor = value
+        if wanted and not author and not (text and _CN_FIELD.search(text)):
+            author = _byline_name(block, clock)
+            author = author and not _is_credit(block.element) and _inner_name(
+                opened[index + 1:], block.element, author, clock)
+        if (author or not wanted) and source:
+            break
+    shut = (_byline_name(b, clock) for b in blocks if wanted and _is_shut_byline(b))
+    return author or editor or next((name for name in shut if name), None), source
+
+
+def _is_shut_byline(block: Block) -> bool:
+    """A byline in a removed block that surely names a person: rel=author, a name-marked
+    element (vcard, "fn", "author-name") or a "By …" line, and no picture credit."""
+    if not block.shut or not block.text:
+        return False
+    named = block.element.get("rel") == "author" or _NAME_HINT.search(block.hint)
+    return bool(named or _BY_PREFIX.match(block.text)) and not _is_credit(block.element)
 
 
 def _inner_name(blocks: list[Block], outer: lxml.html.HtmlElement, name: str,
-                now: datetime) -> str:
-    """`name` cut back to a byline block inside `outer` where the outer text runs on into
-    the next element without a space ("Michael Hingstonfacebooktwitter": share links)."""
-    for element, text, _ in blocks:
-        if not any(ancestor is outer for ancestor in element.iterancestors()):
+                clock: Clock) -> str:
+    """`name` replaced by a byline block's inside `outer` where the outer text runs on into
+    the next element without a space ("Michael Hingstonfacebooktwitter": share links) or on
+    into a label that cut the name short ("Mark Newton: EN Übersetzung …")."""
+    for block in blocks:
+        if not any(ancestor is outer for ancestor in block.element.iterancestors()):
             break
-        inner = text and _byline_name(element, text, now)
+        inner = block.text and _byline_name(block, clock)
         if inner and name.startswith(inner) and name[len(inner): len(inner) + 1].isalnum():
+            return inner
+        if inner and inner.startswith(name + " "):  # the outer text ran on and was cut short
             return inner
     return name
 
 
-def _block_date(element: lxml.html.HtmlElement, text: str | None, now: datetime):
-    """A date-named block's date: its text, else a machine date in its attributes
-    (<span class="updated" title="2013-04-04T18:52:11+00:00"></span>)."""
-    if text:
-        return find_date(text, now)
+def _block_date(block: Block, clock: Clock):
+    """A date-named block's date: its text or the start of a longer one, else a machine date
+    in its attributes (<span class="updated" title="2013-04-04T18:52:11+00:00"></span>)."""
+    if block.text or block.head:
+        return clock.find(block.text or block.head)
+    element = block.element
     value = element.get("datetime") or element.get("content") or element.get("title")
-    return find_date(value, now) if value and not element.text_content().strip() else None
+    return clock.find(value) if value and not element.text_content().strip() else None
 
 
-def page_date(blocks: list[Block], url: str | None, now: datetime):
+def page_date(blocks: list[Block], url: str | None, clock: Clock):
     """(datetime, raw) from <time>, labelled date lines and date-named elements: the headline's
     own lines below it first, then above it (page headers show today's date), then further
-    below (teaser lists show other articles' dates); then the URL, then the first date in the
-    few blocks after the headline (an unnamed byline)."""
-    below = _under_title(blocks)
-    above = [b for b in blocks if b.since_title < 0]
-    far = [b for b in blocks if b.since_title > NEAR_TITLE_BLOCKS]
-    found = (_marked_date(below, now) or _marked_date(above, now) or _marked_date(far, now)
-             or url_date(url, now))
-    near = (find_date(b.text, now) for b in below if b.text and not is_clock(b.text))
-    return found or next((date for date in near if date), None)
+    below (teaser lists show other articles' dates); then the URL, then the first date shown
+    in the few blocks after the headline (an unnamed byline, a dateline opening the text),
+    then in the few just above it."""
+    opened = [b for b in blocks if not b.shut]
+    below = [b for b in opened if 0 <= b.since_title <= NEAR_TITLE_BLOCKS]
+    above = [b for b in opened if b.since_title < 0]
+    far = [b for b in opened if b.since_title > NEAR_TITLE_BLOCKS]
+    found = (_marked_date(below, clock) or _marked_date(above, clock)
+             or _marked_date(far, clock) or url_date(url, clock))
+    near = below + [b for b in reversed(above) if b.since_title >= -NEAR_ABOVE_BLOCKS]
+    shown = (_shown_date(b, clock) for b in near)
+    return found or next((date for date in shown if date), None)
 
 
-def _under_title(blocks: list[Block]) -> list[Block]:
-    """The headline's own lines: the few blocks below it."""
-    return [b for b in blocks if 0 <= b.since_title <= NEAR_TITLE_BLOCKS]
+def _shown_date(block: Block, clock: Clock):
+    """A date in an unnamed block: anywhere in a short line (not a bare clock time), or
+    opening a longer one ("Pressemitteilung vom 25. Januar 2022 | Berlin – …")."""
+    if block.text:
+        return None if is_clock(block.text) else clock.find(block.text)
+    found = block.head and clock.find(block.head)
+    return found if found and block.head.find(found[1]) < DATELINE_CHARS else None
 
 
-def _marked_date(blocks: list[Block], now: datetime):
+def _marked_date(blocks: list[Block], clock: Clock):
     """The date of the first <time>, else of the first labelled or date-named block."""
-    for element, text, _ in blocks:
-        if element.tag == "time":
-            found = find_date(element.get("datetime") or text or "", now)
+    for block in blocks:
+        if block.element.tag == "time":
+            found = clock.find(block.element.get("datetime") or block.text)
             if found:
                 return found
-    for element, text, _ in blocks:
+    for block in blocks:
+        text = block.text
         labelled = text and any(label in _CN_DATE_LABELS for label, _ in _CN_FIELD.findall(text))
-        if labelled or _DATE_HINT.search(hint_words(element)):
-            found = _block_date(element, text, now)
+        if labelled or _names_date(block.hint):
+            found = _block_date(block, clock)
             if found:
                 return found
     return None
 
 
-def url_date(url: str | None, now: datetime):
+def url_date(url: str | None, clock: Clock):
     """The /2023/05/01/, /20230501/ or /01-05-2023 date in an article URL."""
     match = _URL_DATE.search(url or "")
     if match:
-        return find_date("-".join(match.groups()), now)
+        return clock.find("-".join(match.groups()))
     match = _URL_DAY_FIRST.search(url or "")
-    return find_date("-".join(reversed(match.groups())), now) if match else None
+    return clock.find("-".join(reversed(match.groups()))) if match else None
 
 
-def title_date(tree: lxml.html.HtmlElement, found: Declared, now: datetime):
+def title_date(tree: lxml.html.HtmlElement, found: Declared, clock: Clock):
     """A date standing as a whole part of the title ("08.11.2021 | Online-Fachtag …"), as
     press-release and event pages title their items."""
     for title in (found.title, tree.findtext(".//title")):
         for part in title_parts(_clean(title) or ""):
-            date = find_date(part, now)
+            date = clock.find(part)
             if date and date[1] == part:
                 return date
     return None
 
 
-def local_day(found: tuple[datetime, str], url: str | None, language: str | None, now: datetime):
+def local_day(found: tuple[datetime, str], url: str | None, language: str | None,
+              clock: Clock):
     """A zoned time moved into the page's own zone, so that its calendar day is the page's.
 
     The zone comes from the URL's date when that is the neighbouring day (the time was
@@ -444,7 +685,7 @@ def local_day(found: tuple[datetime, str], url: str | None, language: str | None
     when, raw = found
     if when.tzinfo is None:
         return found
-    day = url_date(url, now)
+    day = url_date(url, clock)
     shift = (day[0].date() - when.date()).days if day else 0
     if shift in (-1, 1):
         hours = shift * (1 + (when.hour if shift < 0 else 23 - when.hour))
@@ -479,8 +720,8 @@ def detect_language(text: str) -> str | None:
     code, hits = max(counts.items(), key=lambda item: item[1])
     if hits > 0.2 * len(sample.replace(" ", "")):
         return code
-    words = re.findall(r"\w+", sample.lower())
-    votes = {code: sum(w in stop for w in words) for code, stop in _STOPWORDS.items()}
+    words = Counter(re.findall(r"\w+", sample.lower()))
+    votes = {code: sum(words[w] for w in stop) for code, stop in _STOPWORDS.items()}
     best = max(votes, key=votes.get)
     return best if votes[best] >= 3 else None
 
@@ -490,21 +731,23 @@ def _host(url: str | None) -> str:
 
 
 def _declared_author(found: Declared, url: str | None) -> tuple[str | None, bool]:
-    """(the declared author, whether it is only a publisher): the site's own name or an
-    organisation there stands in for a byline, so a person in the page beats it."""
+    """(the declared author, whether it is weak): the site's own name, an organisation or an
+    editor credit ("Revised Edition Edited by …") there stands in for a byline, so a person
+    in the page beats it."""
     author = _clean(_BY_PREFIX.sub("", found.author or ""))
     if not author or not re.search(r"[^\W\d_]", author) or author.casefold() in _NOT_NAMES:
         return None, False  # CMS user ids and placeholders are not names
     key, site = _key(author), _key(found.site_name or "")
     publisher = is_site_name(author, found.site_name, url, loose=True) or any(
         k in key or key in k for k in _host_keys(url) | {site} if len(k) >= MIN_SITE_KEY)
-    return author, publisher or bool(_ORGANISATION.search(author))
+    return author, publisher or bool(_ORGANISATION.search(author) or _EDITOR.search(author))
 
 
-def pick_author(found: Declared, byline: str | None, url: str | None) -> str | None:
-    """The declared author unless it is a publisher and the page names a person."""
-    author, publisher = _declared_author(found, url)
-    chosen = byline if byline and (publisher or not author) else author
+def pick_author(author: str | None, weak: bool, byline: str | None) -> str | None:
+    """The declared author unless it is weak and the page names someone else (not the
+    declared name cut short: "AFP" of "AFP/The Local")."""
+    cut_short = byline and author and _fold(author).startswith(_fold(byline))
+    chosen = byline if byline and (weak or not author) and not cut_short else author
     return _join_names(chosen) if chosen else None
 
 
@@ -522,20 +765,36 @@ def extract_metadata(
     found = declared(tree)
     title = pick_title(tree, found, url)
     blocks = page_blocks(markup or read_markup(body), removed, title)
-    author, source = page_byline(blocks, now)
+    language = ((found.language or "").split("-")[0].split("_")[0].lower()
+                or detect_language(content_text))
+    clock = Clock(now, _day_first(found.language or language))
+    declared_author, weak = _declared_author(found, url)
+    author, source = page_byline(blocks, clock, wanted=weak or not declared_author)
     # A declared publish date beats the one shown under the headline: when they differ, the
     # shown one is mostly the last update, and monitoring needs first publication.
+    # Declared dates are written by machines: a slashed one is month first whatever the page.
     date = find_date(found.date, now) if found.date else None
     # Never from removed blocks: a comment's or a sidebar item's date would mislead readers.
-    date = (date or page_date(blocks, url, now) or title_date(tree, found, now)
-            or find_date(content_text[:300], now))
-    language = (found.language or "").split("-")[0].split("_")[0].lower() or None
-    date = local_day(date, url, language, now) if date else None
+    date = (date or page_date(blocks, url, clock) or title_date(tree, found, clock)
+            or clock.find(content_text[:300]))
+    date = local_day(date, url, language, clock) if date else None
     return Metadata(
-        title=title,
-        author=pick_author(found, author, url),
+        title=_nfc(title),
+        author=_nfc(pick_author(declared_author, weak, author)),
         source=source,
         published_at=date[0] if date else None,
         published_raw=date[1] if date else None,
-        language=language or detect_language(content_text),
+        language=language,
     )
+
+
+def _day_first(language: str | None) -> bool:
+    """Whether the page writes 10/05/2022 day first: all but US-style English pages (a plain
+    "en" tag, as most US sites write it, counts as US)."""
+    tag = (language or "").replace("_", "-").lower()
+    return bool(tag) and (not tag.startswith("en") or tag.split("-")[-1] in _DAY_FIRST_ENGLISH)
+
+
+def _nfc(text: str | None) -> str | None:
+    """Composed Unicode, as text editors save it: one code point per letter where one exists."""
+    return unicodedata.normalize("NFC", text) if text else text

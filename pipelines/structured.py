@@ -23,9 +23,11 @@ _META_AUTHOR = ("author", "article:author", "og:article:author", "byl", "dc.crea
                 "sailthru.author", "parsely-author", "citation_author")
 _META_DATE = ("article:published_time", "og:published_time", "og:article:published_time",
               "datepublished", "pubdate", "publishdate", "publish-date", "publish_date",
-              "sailthru.date", "parsely-pub-date", "dc.date.issued", "dc.date", "date",
-              "article.published", "published_time", "release_date", "citation_date",
-              "article:modified_time", "og:updated_time", "lastmod")
+              "sailthru.date", "parsely-pub-date", "dc.date.issued", "article.published",
+              "published_time", "release_date", "citation_date")
+# Dates that do not say they are the publication's (a page's "date" is often its build
+# time): the page's own itemprop=datePublished beats them.
+_META_OTHER_DATE = ("dc.date", "date", "article:modified_time", "og:updated_time", "lastmod")
 
 
 @dataclass
@@ -165,16 +167,25 @@ def _microdata(props: list[lxml.html.HtmlElement], prop: str) -> str | None:
 _PROPS = etree.XPath("//*[@itemprop or @property]")
 
 
-def from_meta(tree: lxml.html.HtmlElement) -> Declared:
-    """Open Graph, Twitter, Dublin Core and other <meta> tags, then microdata in the page."""
+def from_meta(tree: lxml.html.HtmlElement, known: Declared | None = None) -> Declared:
+    """Open Graph, Twitter, Dublin Core and other <meta> tags, then microdata in the page for
+    what neither they nor `known` (JSON-LD) declare: the microdata search walks the whole
+    tree, so it runs only when needed."""
     values = _meta_map(tree)
-    props = _PROPS(tree)
+    known = known or Declared()
+    title = _first(values, _META_TITLE)
+    author = _first(values, _META_AUTHOR)
+    date = _first(values, _META_DATE)
+    missing = not (title or known.title) or not (author or known.author) or not (
+        date or known.date)
+    props = _PROPS(tree) if missing else []
+    date = (date or _microdata(props, "datePublished") or _microdata(props, "dateCreated")
+            or _first(values, _META_OTHER_DATE))
     html_lang = tree.get("lang") or tree.get("xml:lang")
     return Declared(
-        title=_first(values, _META_TITLE) or _microdata(props, "headline"),
-        author=_first(values, _META_AUTHOR) or _microdata(props, "author"),
-        date=(_first(values, _META_DATE) or _microdata(props, "datePublished")
-              or _microdata(props, "dateCreated")),
+        title=title or _microdata(props, "headline"),
+        author=author or _microdata(props, "author"),
+        date=date,
         site_name=values.get("og:site_name") or values.get("application-name"),
         language=html_lang or values.get("content-language") or values.get("og:locale"),
     )
@@ -189,7 +200,8 @@ def _fuller(first: str | None, second: str | None) -> str | None:
 
 def declared(tree: lxml.html.HtmlElement) -> Declared:
     """JSON-LD first, then <meta> and microdata, field by field."""
-    first, second = from_json_ld(tree), from_meta(tree)
+    first = from_json_ld(tree)
+    second = from_meta(tree, first)
     return Declared(
         title=first.title or second.title,
         author=_fuller(first.author, second.author),

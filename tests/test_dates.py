@@ -79,3 +79,10 @@ def test_slashed_two_digit_years_and_afternoon(text: str, expected: datetime) ->
 
 def test_slashed_two_digit_year_in_the_future_is_no_date() -> None:
     assert parse_date("01/02/30", NOW) is None and parse_date("1/2/13", NOW) is None
+
+
+def test_slashed_dates_day_first_when_the_page_says_so() -> None:
+    assert find_date("10/05/2022 17:22", NOW, day_first=True)[0] == datetime(2022, 5, 10, 17, 22)
+    assert find_date("10/05/2022", NOW)[0] == datetime(2022, 10, 5)
+    # A second number above 12 cannot be the month: the page's habit yields.
+    assert find_date("10/19/2019", NOW, day_first=True)[0] == datetime(2019, 10, 19)

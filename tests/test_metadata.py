@@ -248,3 +248,149 @@ def test_byline_stops_where_share_links_run_on() -> None:
     arrow = """<html><body><h1>Titel</h1><p>Text.</p>
     <div>Zeige alle Beiträge von mywakenews →</div></body></html>"""
     assert _meta(arrow).author == "mywakenews"
+
+
+def _removed(html: str, xpath: str, url: str | None = None):
+    """Metadata with the elements at `xpath` passed as removed blocks."""
+    tree = lxml.html.document_fromstring(html)
+    return extract_metadata(tree, tree.find("body"), url, NOW, removed=set(tree.xpath(xpath)))
+
+
+def test_title_is_composed_unicode() -> None:
+    html = "<html><head><title>Cafe\u0301 am Markt</title></head><body><p>Text.</p></body></html>"
+    assert _meta(html).title == "Café am Markt"
+
+
+def test_h2_equal_to_the_headline_or_a_title_part() -> None:
+    topic = """<html><head><meta property="og:title" content="Mit Hilfe des Chefs sparen">
+    <title>Betriebliche Altersvorsorge (bAV) - Wann lohnt sie? - Finanztip</title></head><body>
+    <h1>Betriebliche Altersvorsorge</h1><h2>Mit Hilfe des Chefs sparen</h2></body></html>"""
+    assert _meta(topic).title == "Mit Hilfe des Chefs sparen"
+    forum = """<html><head><title>Kein App Store mehr? | iPhone | Forum | MacNews.de</title>
+    </head><body><h2>Kein App Store mehr?</h2><p>Text.</p></body></html>"""
+    assert _meta(forum, "https://www.macnews.de/forum/1").title == "Kein App Store mehr?"
+    site = """<html><head><title>When the Problem is You | Peter Shankman</title></head>
+    <body><h2>PETER SHANKMAN</h2><p>Text.</p></body></html>"""
+    assert _meta(site).title == "When the Problem is You"
+
+
+def test_repeated_h1_is_a_widget_and_shortened_h1_is_the_headline() -> None:
+    box = "<div class='box'><h1>Unser Newsletter: jetzt anmelden!</h1></div>"
+    html = f"""<html><head><title>Gift Guide | Journal | Jetzt entdecken!</title></head><body>
+    <h1>Mein Home Gift Guide bei Westwing</h1><p>Text.</p>{box}{box}</body></html>"""
+    assert _meta(html).title == "Mein Home Gift Guide bei Westwing"
+    short = """<html><head><title>Blockhaus Typ 3 in Ludorf. Ferienhäuser an der Müritz.</title>
+    </head><body><h1>Blockhaus 3</h1><p>Text.</p></body></html>"""
+    assert _meta(short).title == "Blockhaus 3"
+
+
+def test_kicker_that_the_title_names_is_cut_from_the_h1() -> None:
+    html = """<html><head><title>Initiative Energie - Stromcheck | Bauen</title></head><body>
+    <h1><span class="small">Initiative Energie</span> Kostenloser Stromcheck für alle</h1>
+    </body></html>"""
+    assert _meta(html).title == "Kostenloser Stromcheck für alle"
+
+
+def test_author_page_links_name_the_authors() -> None:
+    html = """<html><body><h1>Titel</h1><span><a href="/autoren/clara-loew">Clara Löw</a>,
+    <a href="/autoren/klaus-jacob">Klaus Jacob</a> &amp; <a href="/autoren/s-p">Sid Prakash</a>
+    </span><p><a href="/autoren/x">9 Artikel</a></p><p>Text.</p></body></html>"""
+    assert _meta(html).author == "Clara Löw, Klaus Jacob, Sid Prakash"
+
+
+def test_byline_in_a_removed_article_footer_but_not_in_comments() -> None:
+    html = """<html><body><h1>Titel</h1><p>Text.</p><footer class="entry-meta">
+    <span class="author vcard"><a href="/u/andrea">Andrea</a></span></footer>
+    <div class="comments"><span class="comment-author vcard">Troll</span></div></body></html>"""
+    assert _removed(html, "//footer|//div[@class='comments']").author == "Andrea"
+    assert _removed(html, "//footer/span|//div[@class='comments']").author == "Andrea"
+    assert _removed(html.replace("Andrea", ""), "//footer|//div").author is None
+
+
+def test_byline_named_heading_and_photo_credit() -> None:
+    html = """<html><head><meta name="author" content="Helmholtz Klima">
+    <meta property="og:site_name" content="Helmholtz Klima"></head><body>
+    <div class="license-info"><span class="author-name">Nenad Foto</span></div>
+    <h5 class="field--name-author">Christian Mihatsch</h5><h1>Kein Kipppunkt</h1>
+    <p>Text.</p></body></html>"""
+    assert _meta(html).author == "Christian Mihatsch"
+
+
+def test_names_at_the_start_of_longer_byline_lines() -> None:
+    rating = "Bewertung: " + "sehr gut " * 10
+    dated = f"""<html><body><h1>Titel</h1><div class="author"><a href="/g">Georg Quaas</a>,
+    21. Jan. 2015 {rating}</div><p>Text.</p></body></html>"""
+    meta = _meta(dated)
+    assert (meta.author, meta.published_at.date().isoformat()) == ("Georg Quaas", "2015-01-21")
+    tags = ", ".join(str(year) for year in range(1900, 1915))
+    labelled = f"""<html><body><h1>Titel</h1><p>Autor: <a href="/k">Klausmartin Friedrich</a>
+    Tags: {tags}</p></body></html>"""
+    assert _meta(labelled).author == "Klausmartin Friedrich"
+    prose = f"""<html><body><h1>Titel</h1><p>Autor: Petra Ruland Mit Liebe schenken kann so
+    einfach sein, {tags}</p></body></html>"""
+    assert _meta(prose).author is None
+
+
+def test_more_byline_forms() -> None:
+    lines = {"---- by Kenneth Surin": "Kenneth Surin",
+             "Posted on September 21, 2020 by Adi Tzlil": "Adi Tzlil",
+             "von Redaktion, 24. Januar 2022": "Redaktion",
+             "Am 13. November 2019 Von Henry in Aktuell": "Henry",
+             "By Clark filed under General Finance": "Clark",
+             '<span class="author">DESIGN | 7 Hours Ago By Richard Darell</span>':
+                 "Richard Darell",
+             "November 12th, 2012 @ 10:26am (PT) by <b>Rebecca Bollwitt</b>": "Rebecca Bollwitt",
+             "by Jeff Foust<br><span>Monday, November 18, 2019</span>": "Jeff Foust"}
+    for line, name in lines.items():
+        html = f"<html><body><h1>Titel</h1><p>{line}</p><p>Text.</p></body></html>"
+        assert _meta(html).author == name, line
+    for line in ("03.02.2022 Auf den Spuren von Rafael Nadal", "Published by"):
+        html = f"<html><body><h1>Titel</h1><p>{line}</p><p>Text.</p></body></html>"
+        assert _meta(html).author is None, line
+
+
+def test_weak_declared_authors() -> None:
+    edited = '<meta name="author" content="Revised Edition Edited by Adrian Parr">'
+    html = PAGE.format(head=edited)
+    assert _meta(html).author == "Carl Diaz"
+    agency = ('<meta name="author" content="AFP/The Local">'
+              '<meta property="og:site_name" content="The Local">')
+    html = PAGE.format(head=agency).replace("By Carl Diaz", "By AFP")
+    assert _meta(html, "https://www.thelocal.se/a").author == "AFP/The Local"
+
+
+def test_datelines_and_dates_just_above_the_headline() -> None:
+    prose = "Die künftige Zusammenarbeit mit dem Programm wird ausgebaut, sagte die Ministerin."
+    html = f"""<html><body><h1>Schulze im Einsatz gegen Hunger</h1>
+    <p>Pressemitteilung vom 25. Januar 2022 | Berlin – {prose}</p></body></html>"""
+    assert _day(html) == "2022-01-25"
+    late = f"<html><body><h1>Titel</h1><p>{prose} Am 25. Januar 2022 war es so.</p></body></html>"
+    assert _day(late) is None
+    above = """<html><body><p><em>01.11.2023 11:35</em></p><h1>Effiziente Hybridbatterie</h1>
+    <p>Text.</p></body></html>"""
+    assert _day(above) == "2023-11-01"
+
+
+def test_page_wrapping_form_is_read() -> None:
+    html = """<html><body><form id="aspnetForm"><h1>Pineapple Cake</h1>
+    <div class="recipeDate">Updated June 13, 2019</div><p>Text.</p></form></body></html>"""
+    assert _day(html) == "2019-06-13"
+    search = """<html><body><form><span class="date">June 13, 2019</span></form><h1>Cake</h1>
+    <p>Text.</p></body></html>"""
+    assert _day(search) is None
+
+
+def test_own_microdata_publish_date_beats_a_generic_meta_date() -> None:
+    html = """<html><head><meta name="date" content="2022-01-21T15:38:44+01:00"></head><body>
+    <h3 itemprop="headline">Mit Hund im Winter</h3>
+    <time itemprop="datePublished" datetime="2022-01-27">27.01.2022</time></body></html>"""
+    assert _day(html) == "2022-01-27"
+
+
+def test_slashed_dates_follow_the_page_language_but_not_in_declared_values() -> None:
+    shown = """<html lang="es"><body><h1>Titel</h1><p class="date">10/05/2022</p></body></html>"""
+    assert _day(shown) == "2022-05-10"
+    assert _day(shown.replace('lang="es"', 'lang="en-US"')) == "2022-10-05"
+    head = '<meta property="article:published_time" content="11/01/2023 12:43:42">'
+    declared = f"<html lang='de'><head>{head}</head><body><h1>T</h1></body></html>"
+    assert _day(declared) == "2023-11-01"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import lxml.html
@@ -83,6 +83,25 @@ class Markup:
     body: lxml.html.HtmlElement
     # (element, parent, tag, class attribute or "", hint_words, role or None) per element
     rows: list[tuple[lxml.html.HtmlElement, lxml.html.HtmlElement, str, str, str, str | None]]
+    _holders: dict[etree.XPath, set] = field(default_factory=dict, repr=False)
+
+    def holders(self, marks: etree.XPath) -> set[lxml.html.HtmlElement]:
+        """The elements that have, somewhere below them, an element that `marks` (a
+        descendant XPath) finds under <body>.
+
+        Asking "does this block hold the headline?" of every candidate block searched its
+        whole subtree each time; one upward walk from each of the few marks answers all.
+        """
+        found = self._holders.get(marks)
+        if found is None:
+            found = set()
+            for mark in marks(self.body):
+                for ancestor in mark.iterancestors():
+                    if ancestor in found:
+                        break
+                    found.add(ancestor)
+            self._holders[marks] = found
+        return found
 
 
 def read_markup(body: lxml.html.HtmlElement) -> Markup:
@@ -132,4 +151,5 @@ def _below(element: lxml.html.HtmlElement, blocks: set, body: lxml.html.HtmlElem
 def find_noise(markup: Markup) -> list[lxml.html.HtmlElement]:
     """Outermost named-furniture blocks under <body>, except blocks that hold the article."""
     candidates = (e for e, _, tag, _, words, role in markup.rows if _noise(tag, role, words))
-    return outermost(markup, candidates, lambda e: not _KEEP_INSIDE(e))
+    holders = markup.holders(_KEEP_INSIDE)
+    return outermost(markup, candidates, lambda e: e not in holders)

@@ -81,7 +81,8 @@ def _named_sections(markup: Markup, removed: set) -> list[lxml.html.HtmlElement]
     """Outermost blocks named as a comment section that do not hold the article itself."""
     candidates = (e for e, _, tag, _, words, _ in markup.rows
                   if words and tag not in _NEVER_SECTION and _section_hint(words))
-    return outermost(markup, candidates, lambda e: not _HOLDS_ARTICLE(e), removed)
+    holders = markup.holders(_HOLDS_ARTICLE)
+    return outermost(markup, candidates, lambda e: e not in holders, removed)
 
 
 def _after_heading(heading: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:

@@ -4,7 +4,12 @@ with no item pipeline, all in one run.
 
 Timing runs from the demo server's first request to the moment the last page is in the
 database (for the fetch-only baseline: to the last request), so process start-up and the
-workers' idle wait at the end are not counted.
+workers' idle wait at the end are not counted. Over the same window the CPU time of each
+process group is read from /proc: the Scrapy workers, this process (the demo server's
+threads and the progress polling), PostgreSQL, Redis, and what the rest of the machine
+used; it is printed as milliseconds of CPU per page. The workers' main threads (the
+reactor) are also split into running, runnable but waiting for a core, and idle (waiting
+for the network, Redis, a timer), from /proc/<pid>/schedstat.
 
     python -m bench.crawl [--admin-url postgresql://postgres@127.0.0.1:5432/test]
 """
@@ -17,7 +22,8 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
@@ -34,6 +40,78 @@ REDIS = "redis://127.0.0.1:6379/8"
 COMMON = ["-s", "LOG_LEVEL=WARNING", "-s", "AUTOTHROTTLE_ENABLED=False",
           "-s", "CONCURRENT_REQUESTS=32", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16",
           "-s", "GLOBAL_DOMAIN_CONCURRENCY=32", "-s", "CLUSTER_HEARTBEAT_SECONDS=2"]
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+GROUPS = ("workers", "bench+demo", "postgres", "redis", "other")
+
+
+@dataclass
+class Result:
+    """One measured mode: pages in seconds, and CPU seconds per process group."""
+
+    label: str
+    processes: int
+    pages: int
+    seconds: float
+    cpu: dict[str, float]
+    reactor: tuple[float, float]  # workers' main threads: seconds running, seconds runnable
+
+
+def _proc_seconds(pid: int | str) -> tuple[str, float]:
+    """A process' name and CPU seconds, its reaped children included (PostgreSQL's
+    postmaster collects the time of backends that exit during the window)."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:  # exited meanwhile
+        return "", 0.0
+    name = raw[raw.index("(") + 1:raw.rindex(")")]
+    fields = raw[raw.rindex(")") + 2:].split()
+    return name, sum(int(v) for v in fields[11:15]) / TICK
+
+
+def _machine_seconds() -> float:
+    """Busy CPU seconds of the whole machine (all cores) since boot."""
+    user, nice, system, _idle, _iowait, irq, softirq, steal = map(
+        int, Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9])
+    return (user + nice + system + irq + softirq + steal) / TICK
+
+
+def cpu_snapshot(workers: Iterable[int]) -> dict[str, float]:
+    """Cumulative CPU seconds per process group, for a before/after difference."""
+    totals = dict.fromkeys(GROUPS, 0.0)
+    for pid in (p for p in os.listdir("/proc") if p.isdigit()):
+        name, seconds = _proc_seconds(pid)
+        if name == "postgres" or name == "redis-server":
+            totals[name.removesuffix("-server")] += seconds
+    totals["workers"] = sum(_proc_seconds(pid)[1] for pid in workers)
+    totals["bench+demo"] = _proc_seconds(os.getpid())[1]
+    totals["other"] = _machine_seconds() - sum(totals.values())
+    return totals
+
+
+def reactor_times(workers: Iterable[int]) -> tuple[float, float]:
+    """Seconds the workers' main threads spent on a core, and runnable waiting for one."""
+    running = waiting = 0.0
+    for pid in workers:
+        try:
+            fields = Path(f"/proc/{pid}/schedstat").read_text().split()
+        except OSError:
+            continue
+        running += int(fields[0]) / 1e9
+        waiting += int(fields[1]) / 1e9
+    return running, waiting
+
+
+def _measure(workers: list[int], until: Callable[[], bool], every: float = 0.02,
+             ) -> tuple[float, dict[str, float], tuple[float, float]]:
+    """Wait for `until`; the seconds it took, CPU seconds per group, reactor times."""
+    began, cpu, threads = time.monotonic(), cpu_snapshot(workers), reactor_times(workers)
+    _wait(until, every)
+    seconds = time.monotonic() - began
+    cpu = {group: spent - cpu[group] for group, spent in cpu_snapshot(workers).items()}
+    running, waiting = (b - a for a, b in zip(threads, reactor_times(workers), strict=True))
+    return seconds, cpu, (running, waiting)
 
 
 def _scrapy(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
@@ -66,7 +144,7 @@ def _drop_database(admin_url: str, url: str) -> None:
                                 "WITH (FORCE)"))
 
 
-def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path) -> tuple[int, float]:
+def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path) -> Result:
     """Pages stored per second with N cooperating workers."""
     url = _fresh_database(admin_url)
     Redis.from_url(REDIS).flushdb()
@@ -83,18 +161,19 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path) -> tu
         time.sleep(4)  # let the plain workers start and idle-wait for work
         starter = _scrapy(["-a", f"start_urls={server.url}/", "-a", "depth=8"], env,
                           logs / f"w-start-{workers}.log")
+        pids = [process.pid for process in [starter, *helpers]]
         _wait(lambda: sum(server.hits.values()) > 0)
-        began = time.monotonic()
-        _wait(lambda: stored() >= expected, every=0.1)  # light polling: the workers need the CPU
-        seconds = time.monotonic() - began
+        # light polling: the workers need the CPU
+        seconds, cpu, reactor = _measure(pids, lambda: stored() >= expected, every=0.1)
         for process in [starter, *helpers]:
             process.wait(timeout=120)
     pages = stored()
     _drop_database(admin_url, url)
-    return pages, seconds
+    return Result(f"full pipeline, {workers} worker{'s' * (workers > 1)}", workers, pages,
+                  seconds, cpu, reactor)
 
 
-def fetch_only_rate(paths: list[str], logs: Path) -> tuple[int, float]:
+def fetch_only_rate(paths: list[str], logs: Path) -> Result:
     """Plain Scrapy fetching the same pages, items going nowhere: the no-pipeline ceiling."""
     with DemoServer() as server:
         urls = ",".join(server.url + path for path in paths)
@@ -103,11 +182,43 @@ def fetch_only_rate(paths: list[str], logs: Path) -> tuple[int, float]:
         process = _scrapy(["-a", f"start_urls={urls}", "-a", "depth=0",
                            "-s", "ITEM_PIPELINES={}"], env, logs / "fetch-only.log")
         _wait(lambda: sum(server.hits.values()) > 0)
-        began = time.monotonic()
-        _wait(lambda: sum(server.hits.get(p, 0) for p in paths) >= len(paths))
-        seconds = time.monotonic() - began
+        pids = [process.pid]
+        seconds, cpu, reactor = _measure(
+            pids, lambda: sum(server.hits.get(p, 0) for p in paths) >= len(paths))
         process.wait(timeout=120)
-    return len(paths), seconds
+    return Result("plain Scrapy, no pipeline", 1, len(paths), seconds, cpu, reactor)
+
+
+def ceiling_rate(row: Result) -> float:
+    """Pages/s this mode's CPU per page allows if the crawl had the machine's cores to
+    itself: each worker is one thread-bound process (at most one core), and the workers,
+    demo server, PostgreSQL and Redis share the cores."""
+    own = sum(row.cpu[group] for group in GROUPS if group != "other") / row.pages
+    return min(row.processes / (row.cpu["workers"] / row.pages), (os.cpu_count() or 1) / own)
+
+
+def report(rows: list[Result]) -> None:
+    """Rates against one worker and the no-pipeline ceiling, then CPU ms per page."""
+    ceiling = rows[0].pages / rows[0].seconds
+    one = rows[1].pages / rows[1].seconds
+    print(f"{'mode':28} {'pages':>6} {'seconds':>8} {'pages/s':>8} {'vs 1 worker':>12} "
+          f"{'vs no pipeline':>15}")
+    for row in rows:
+        rate = row.pages / row.seconds
+        print(f"{row.label:28} {row.pages:6d} {row.seconds:8.2f} {rate:8.1f} {rate / one:12.2f} "
+              f"{rate / ceiling:15.2f}")
+    print(f"\nCPU ms per page  {'mode':28} " + " ".join(f"{g:>10}" for g in GROUPS)
+          + f" {'busy cores':>10} {'ceiling/s':>10}")
+    for row in rows:
+        per_page = " ".join(f"{1000 * row.cpu[g] / row.pages:10.2f}" for g in GROUPS)
+        print(f"{'':16} {row.label:28} {per_page} {sum(row.cpu.values()) / row.seconds:10.2f} "
+              f"{ceiling_rate(row):10.0f}")
+    print(f"\nreactor threads  {'mode':28} {'running':>10} {'runnable':>10} {'idle':>10}")
+    for row in rows:
+        span = row.seconds * row.processes
+        running, waiting = row.reactor
+        print(f"{'':16} {row.label:28} {running / span:10.0%} {waiting / span:10.0%} "
+              f"{1 - (running + waiting) / span:10.0%}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,17 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     paths = sorted(p for p, r in truth.items() if not r["meta"].get("robots_disallowed"))
     with TemporaryDirectory() as tmp:
         logs = Path(tmp)
-        rows = [("plain Scrapy, no pipeline", 1, *fetch_only_rate(paths, logs))]
-        rows += [(f"full pipeline, {n} worker{'s' * (n > 1)}", n,
-                  *pipeline_rate(n, args.admin_url, len(paths), logs)) for n in (1, 2)]
-    ceiling = rows[0][2] / rows[0][3]
-    one = rows[1][2] / rows[1][3]
-    print(f"{'mode':28} {'pages':>6} {'seconds':>8} {'pages/s':>8} {'vs 1 worker':>12} "
-          f"{'vs no pipeline':>15}")
-    for label, _, pages, seconds in rows:
-        rate = pages / seconds
-        print(f"{label:28} {pages:6d} {seconds:8.2f} {rate:8.1f} {rate / one:12.2f} "
-              f"{rate / ceiling:15.2f}")
+        rows = [fetch_only_rate(paths, logs)]
+        rows += [pipeline_rate(n, args.admin_url, len(paths), logs) for n in (1, 2)]
+    report(rows)
     return 0
 
 

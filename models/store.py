@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -71,35 +71,58 @@ def _upsert_pages(session: Session, pages: Sequence[dict[str, Any]]) -> dict[str
     return {url: page_id for page_id, url in session.execute(statement)}
 
 
-def _replace_children(session: Session, page_id: int, page: dict[str, Any]) -> None:
-    """Extraction results are replaced whole: a changed page's old article/records go."""
-    session.execute(delete(Article).where(Article.page_id == page_id))
-    session.execute(delete(ListRecord).where(ListRecord.page_id == page_id))
-    article = page.get("article")
-    if article:
-        comments = article.get("comments") or []
-        row = Article(page_id=page_id, title=article.get("title"), author=article.get("author"),
-                      source=article.get("source"),
-                      published_at=to_datetime(article.get("published_at")),
-                      published_raw=article.get("published_raw"),
-                      language=article.get("language"), body_text=article.get("body_text", ""),
-                      body_html=article.get("body_html", ""))
-        row.comments = [Comment(position=i, author=c.get("author"), text=c["text"],
-                                published_at=to_datetime(c.get("published_at")))
-                        for i, c in enumerate(comments)]
-        session.add(row)
-    for position, record in enumerate(page.get("records") or []):
-        session.add(ListRecord(page_id=page_id, position=position, title=record.get("title"),
-                               url=record.get("url"), date=to_datetime(record.get("date")),
-                               date_raw=record.get("date_raw"), snippet=record.get("snippet"),
-                               extra=record.get("extra") or {}))
+def _replace_children(session: Session, ids: dict[str, int],
+                      pages: Sequence[dict[str, Any]]) -> None:
+    """Extraction results are replaced whole: a changed page's old article (its comments
+    go by cascade) and records go. A few set-based statements per batch, not a flush of
+    ORM objects per page: most of the worker's database CPU went to the unit of work."""
+    page_ids = [ids[page["url"]] for page in pages]
+    session.execute(delete(Article).where(Article.page_id.in_(page_ids)))
+    session.execute(delete(ListRecord).where(ListRecord.page_id.in_(page_ids)))
+    articles = {ids[page["url"]]: page["article"] for page in pages if page.get("article")}
+    if articles:
+        rows = [_article_row(page_id, article) for page_id, article in articles.items()]
+        article_ids = dict(session.execute(
+            insert(Article).returning(Article.page_id, Article.id), rows).all())
+        comments = [_comment_row(article_ids[page_id], position, comment)
+                    for page_id, article in articles.items()
+                    for position, comment in enumerate(article.get("comments") or [])]
+        if comments:
+            session.execute(insert(Comment), comments)
+    records = [_record_row(ids[page["url"]], position, record) for page in pages
+               for position, record in enumerate(page.get("records") or [])]
+    if records:
+        session.execute(insert(ListRecord), records)
 
 
-def _touch_unchanged(session: Session, pages: Sequence[dict[str, Any]]) -> None:
-    for page in pages:
-        session.execute(update(Page).where(Page.url == page["url"]).values(
-            fetched_at=to_datetime(page["fetched_at"]), status=page["status"],
-            crawl_run_id=page.get("crawl_run_id")))
+def _article_row(page_id: int, article: dict[str, Any]) -> dict[str, Any]:
+    return {"page_id": page_id, "title": article.get("title"), "author": article.get("author"),
+            "source": article.get("source"),
+            "published_at": to_datetime(article.get("published_at")),
+            "published_raw": article.get("published_raw"), "language": article.get("language"),
+            "body_text": article.get("body_text", ""), "body_html": article.get("body_html", "")}
+
+
+def _comment_row(article_id: int, position: int, comment: dict[str, Any]) -> dict[str, Any]:
+    return {"article_id": article_id, "position": position, "author": comment.get("author"),
+            "text": comment["text"], "published_at": to_datetime(comment.get("published_at"))}
+
+
+def _record_row(page_id: int, position: int, record: dict[str, Any]) -> dict[str, Any]:
+    return {"page_id": page_id, "position": position, "title": record.get("title"),
+            "url": record.get("url"), "date": to_datetime(record.get("date")),
+            "date_raw": record.get("date_raw"), "snippet": record.get("snippet"),
+            "extra": record.get("extra") or {}}
+
+
+def _touch_unchanged(session: Session, ids: dict[str, int],
+                     pages: Sequence[dict[str, Any]]) -> None:
+    """Only the fetch facts of pages whose content did not change (one bulk UPDATE)."""
+    if pages:
+        session.execute(update(Page), [
+            {"id": ids[page["url"]], "fetched_at": to_datetime(page["fetched_at"]),
+             "status": page["status"], "crawl_run_id": page.get("crawl_run_id")}
+            for page in pages])
 
 
 def save_pages(session: Session, pages: Iterable[dict[str, Any]]) -> SaveCounts:
@@ -107,18 +130,20 @@ def save_pages(session: Session, pages: Iterable[dict[str, Any]]) -> SaveCounts:
     latest = {page["url"]: page for page in pages}  # one row per URL, the last fetch wins
     if not latest:
         return SaveCounts()
-    known = dict(session.execute(select(Page.url, Page.content_hash)
-                                 .where(Page.url.in_(list(latest)))).all())
-    unchanged = [p for url, p in latest.items() if known.get(url) == p["content_hash"]]
-    changed = [p for url, p in latest.items() if known.get(url) != p["content_hash"]]
-    _touch_unchanged(session, unchanged)
+    ids: dict[str, int] = {}
+    hashes: dict[str, str] = {}
+    for url, page_id, content_hash in session.execute(
+            select(Page.url, Page.id, Page.content_hash).where(Page.url.in_(list(latest)))):
+        ids[url], hashes[url] = page_id, content_hash
+    counts = SaveCounts({url: "new" if url not in hashes else
+                         "unchanged" if hashes[url] == page["content_hash"] else "updated"
+                         for url, page in latest.items()})
+    _touch_unchanged(session, ids, [latest[url] for url, status in counts.by_url.items()
+                                    if status == "unchanged"])
+    changed = [latest[url] for url, status in counts.by_url.items() if status != "unchanged"]
     if changed:
-        ids = _upsert_pages(session, changed)
-        for page in changed:
-            _replace_children(session, ids[page["url"]], page)
-    return SaveCounts({url: "unchanged" if url in known and known[url] == page["content_hash"]
-                       else "updated" if url in known else "new"
-                       for url, page in latest.items()})
+        _replace_children(session, _upsert_pages(session, changed), changed)
+    return counts
 
 
 def stored_page_types(session: Session, urls: Iterable[str]) -> dict[str, str | None]:

@@ -90,10 +90,10 @@ class PersistStage:
     def _acknowledge(self, batch: list[Written]) -> None:
         """Committed items count in their run's stats; their requests are done."""
         spider = self.crawler.spider
-        for written in batch:
-            meta = {"run_id": written.run_id, "ticket": written.ticket}
+        metas = [{"run_id": written.run_id, "ticket": written.ticket} for written in batch]
+        for meta, written in zip(metas, batch, strict=True):
             spider.count(meta, f"pages/{written.status}")
-            spider.request_done(meta)
+        spider.requests_done(metas)
 
     def _written(self, _: list[Written]) -> None:
         self._writing = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -12,9 +13,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from redis import Redis
+from redis import Connection, ConnectionPool, Redis
+from scrapy import Request, Spider
 from sqlalchemy import select
 
+from crawler.cluster import keys
+from crawler.cluster.ledger import RunLedger
+from crawler.cluster.politeness import POLL_SECONDS, GlobalPolitenessMiddleware
+from crawler.cluster.queue import AckPriorityQueue
+from crawler.cluster.runs import create_run, push_start_urls
 from crawler.cluster.schedule import schedule_due
 from crawler.demosite import DemoServer
 from models import CrawlRun, Source
@@ -32,6 +39,27 @@ def cluster_redis(redis_url: str) -> Iterator[str]:
     server.flushdb()
     yield CLUSTER_REDIS
     server.flushdb()
+
+
+class CountingConnection(Connection):
+    """Counts round trips: a command, a pipeline or a script call is one send."""
+
+    sent = 0
+
+    def send_packed_command(self, *args: object, **kwargs: object) -> None:
+        CountingConnection.sent += 1
+        super().send_packed_command(*args, **kwargs)
+
+
+def counted(redis: str) -> Redis:
+    return Redis(connection_pool=ConnectionPool.from_url(redis,
+                                                         connection_class=CountingConnection))
+
+
+def round_trips(action: object) -> int:
+    before = CountingConnection.sent
+    action()  # type: ignore[operator]
+    return CountingConnection.sent - before
 
 
 def worker(database_url: str, redis: str, journal: Path, log: Path, *args: str,
@@ -147,3 +175,96 @@ def test_scheduled_revisit_fetches_lists_and_only_new_details(
     assert {url.removeprefix(server.url) for url in after} == allowed_paths(server)
     assert set(before) <= set(after)
     assert second.finished_at is not None and first.finished_at is not None
+
+
+def test_ledger_settles_a_batch_with_its_buffered_stats_in_one_round_trip(
+        cluster_redis: str) -> None:
+    server = counted(cluster_redis)
+    ledger = RunLedger(server, "site", "w1")
+    metas = [{"run_id": 7}, {"run_id": 7}, {"run_id": 7, "ticket": None}]
+    for meta in metas[:2]:
+        ledger.issue(meta)
+        server.hset(keys.inflight("site", "w1"), meta["ticket"], "entry")
+    server.set(keys.pending("site", 7), 2)
+    assert round_trips(lambda: [ledger.count(7, "pages/new") for _ in range(3)]) == 0
+    remaining: list[int | None] = []
+    assert round_trips(lambda: remaining.extend(ledger.settle(metas))) == 1
+    assert remaining == [1, 0, None]
+    assert ledger.settle(metas[:1]) == [None]  # a ticket counts down once only
+    assert server.hlen(keys.inflight("site", "w1")) == 0
+    assert ledger.close_run(7) == {"pages/new": 3}
+
+
+def test_returned_leases_ride_on_the_next_acquisition_and_limits_hold(
+        cluster_redis: str) -> None:
+    server = counted(cluster_redis)
+    workers = [GlobalPolitenessMiddleware(server, concurrency=2, delay=0, lease=60)
+               for _ in range(2)]
+    leases = keys.domain_leases("a.cn")
+
+    async def scenario() -> None:
+        first, second = Request("http://a.cn/1"), Request("http://a.cn/2")
+        await workers[0].process_request(first)
+        await workers[1].process_request(second)
+        third = asyncio.ensure_future(workers[1].process_request(Request("http://a.cn/3")))
+        await asyncio.sleep(3 * POLL_SECONDS)
+        assert not third.done()  # two workers, one domain, two leases at most
+        assert round_trips(lambda: workers[0].process_response(first, None)) == 0
+        assert server.zcard(leases) == 2  # given back, not yet sent: it still counts
+        await asyncio.wait_for(third, 1)  # the timer sent it, within a poll period
+        assert server.zcard(leases) == 2
+        workers[1].process_response(second, None)
+        before = CountingConnection.sent
+        await workers[1].process_request(Request("http://a.cn/4"))
+        assert CountingConnection.sent - before == 1  # given back and taken in one call
+        assert server.zcard(leases) == 2
+        workers[1].return_leases()
+
+    asyncio.run(scenario())
+
+
+def test_a_batch_pop_holds_every_taken_request_as_in_flight(cluster_redis: str) -> None:
+    server = Redis.from_url(cluster_redis)
+    queue = AckPriorityQueue(server, Spider("site"), "site:requests")
+    queue.inflight_key, queue.pop_batch = keys.inflight("site", "w1"), 3
+    for n in range(5):
+        queue.push(Request(f"http://a.cn/{n}", priority=n, meta={"ticket": f"t{n}"}))
+    first = queue.pop()
+    assert first is not None and first.url == "http://a.cn/4"  # highest priority first
+    assert server.hlen(queue.inflight_key) == 3 and len(queue) == 4
+    urls = [queue.pop().url for _ in range(4)]  # type: ignore[union-attr]
+    assert urls == [f"http://a.cn/{n}" for n in (3, 2, 1, 0)]
+    assert queue.pop() is None and len(queue) == 0
+    assert set(server.hkeys(queue.inflight_key)) == {f"t{n}".encode() for n in range(5)}
+
+
+def test_an_idle_worker_takes_work_queued_by_others_within_a_second(
+        pg_url: str, cluster_redis: str, tmp_path: Path) -> None:
+    """Scrapy's engine looks for work only every 5 s when it has none: a cluster worker
+    must look far more often, or it idles while the others queue pages."""
+    sessions = session_factory(pg_url)
+    redis = Redis.from_url(cluster_redis)
+    with DemoServer() as server:
+        details = sorted(path for path, record in server.site.ground_truth().items()
+                         if record["type"] == "news")[:3]
+        with sessions.begin() as session:
+            source = Source(name="demo", start_urls=[], allowed_domains=[], max_depth=0,
+                            page_type_rules=[], settings={})
+            session.add(source)
+            session.flush()
+            source_id = source.id
+        idle = worker(pg_url, cluster_redis, tmp_path, tmp_path / "w.log", idle=60)
+        wait_for_log(tmp_path / "w.log", "Spider opened")
+        delays = []
+        for path in details:
+            time.sleep(1.5)  # the worker has nothing to do
+            run_id = create_run(sessions, "site", source_id)
+            queued = time.monotonic()
+            push_start_urls(redis, "site", run_id, source_id, [server.url + path])
+            while not server.hits[path]:
+                assert time.monotonic() - queued < 15, f"{path} never fetched"
+                time.sleep(0.01)
+            delays.append(time.monotonic() - queued)
+        idle.send_signal(signal.SIGTERM)
+        wait_all(idle)
+    assert max(delays) < 1.5, delays

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
@@ -71,12 +73,17 @@ def _scraped(log: str) -> int:
     return int(re.search(r"'item_scraped_count': (\d+)", log).group(1))
 
 
-def _cut(proxy: TcpProxy, after: float, for_seconds: float | None) -> None:
+def _cut(proxy: TcpProxy, when: Callable[[], bool], for_seconds: float | None) -> None:
+    """Cut the database off once `when` holds (not after a fixed time: a crawler's start-up
+    takes seconds on a busy machine), for a while or for good."""
     def outage() -> None:
+        while not when():
+            time.sleep(0.01)
         proxy.stop()
         if for_seconds is not None:
-            threading.Timer(for_seconds, proxy.start).start()
-    threading.Timer(after, outage).start()
+            time.sleep(for_seconds)
+            proxy.start()
+    threading.Thread(target=outage, daemon=True).start()
 
 
 def test_database_outage_mid_crawl_loses_and_duplicates_nothing(pg_url: str,
@@ -87,7 +94,7 @@ def test_database_outage_mid_crawl_loses_and_duplicates_nothing(pg_url: str,
                "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2", "-s", "PERSIST_BATCH_SIZE=10",
                "-s", "PERSIST_FLUSH_SECONDS=0.3", "-s", "PERSIST_RETRY_SECONDS=0.5")
     with DemoServer() as server:
-        _cut(proxy, after=1.0, for_seconds=2.0)
+        _cut(proxy, lambda: sum(server.hits.values()) >= 20, for_seconds=2.0)
         done = run_crawl(server.url + "/", via_proxy, tmp_path, *options)
     proxy.stop()
     assert done.returncode == 0, done.stderr[-3000:]
@@ -102,7 +109,7 @@ def test_items_kept_through_an_outage_that_outlasts_the_crawl_are_replayed(
     proxy = TcpProxy(make_url(pg_url).port or 5432).start()
     via_proxy = make_url(pg_url).set(port=proxy.port).render_as_string(hide_password=False)
     with DemoServer() as server:
-        _cut(proxy, after=0.0, for_seconds=None)
+        _cut(proxy, lambda: True, for_seconds=None)
         done = run_crawl(server.url + "/", via_proxy, tmp_path, "-a", "max_pages=40",
                          "-s", "PERSIST_RETRY_SECONDS=0.5")
         assert done.returncode == 0, done.stderr[-3000:]

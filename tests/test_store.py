@@ -63,6 +63,37 @@ def test_duplicate_urls_within_one_batch_keep_the_last(pg_url: str) -> None:
         assert session.scalars(select(Article.body_text)).one() == "新。"
 
 
+def test_a_mixed_batch_keeps_each_page_its_own_children(pg_url: str) -> None:
+    """The batch is written set-wise: every article must still get its own comments, every
+    list its own records, and an unchanged page only its new fetch facts."""
+    sessions = session_factory(pg_url)
+    first = [article_page(f"https://a.cn/{i}.html", body=f"正文{i}。",
+                          comments=tuple(f"评论{i}-{n}" for n in range(i))) for i in range(4)]
+    with sessions.begin() as session:
+        save_pages(session, [*first, list_page("https://a.cn/l.html", ("https://a.cn/0.html",))])
+    again = article_page("https://a.cn/0.html", body="正文0。", comments=())
+    again["fetched_at"], again["status"] = "2030-01-01T00:00:00+00:00", 203
+    batch = [again, article_page("https://a.cn/1.html", body="改写1。", comments=("新1",)),
+             article_page("https://a.cn/9.html", body="正文9。", comments=("评论9",)),
+             list_page("https://a.cn/l.html", ("https://a.cn/1.html", "https://a.cn/9.html"))]
+    with sessions.begin() as session:
+        counts = save_pages(session, batch)
+    assert (counts.new, counts.updated, counts.unchanged) == (1, 2, 1)
+    with sessions() as session:
+        pages = {p.url.rsplit("/", 1)[1]: p for p in session.scalars(select(Page))}
+        bodies = {name: (p.article.body_text, [c.text for c in p.article.comments])
+                  for name, p in pages.items() if p.article}
+        records = [r.url for r in pages["l.html"].records]
+        touched = pages["0.html"]
+    assert bodies == {"0.html": ("正文0。", []), "1.html": ("改写1。", ["新1"]),
+                      "2.html": ("正文2。", ["评论2-0", "评论2-1"]),
+                      "3.html": ("正文3。", ["评论3-0", "评论3-1", "评论3-2"]),
+                      "9.html": ("正文9。", ["评论9"])}
+    assert records == ["https://a.cn/1.html", "https://a.cn/9.html"]
+    assert touched.status == 203 and touched.fetched_at.year == 2030
+    assert _count(sessions, Comment) == 7 and _count(sessions, ListRecord) == 2
+
+
 def test_stored_page_types_tells_lists_from_details(pg_url: str) -> None:
     sessions = session_factory(pg_url)
     with sessions.begin() as session:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from redis import Redis
@@ -20,25 +21,46 @@ from crawler.cluster import keys
 
 logger = logging.getLogger(__name__)
 
-# Count a ticket down once only: add it to the run's done-set, decrement if it was new.
-_COMPLETE_ONCE = """
-local added = redis.call('SADD', KEYS[1], ARGV[1])
-redis.call('EXPIRE', KEYS[1], ARGV[2])
-if added == 1 then return redis.call('DECR', KEYS[2]) end
-return -1
+# Settle finished requests in one atomic step: add the buffered statistics to their runs'
+# hashes, then count each ticket down once only (added to its run's done-set, the pending
+# count decremented if it was new) and forget it from the worker's in-flight hash.
+# KEYS: in-flight hash, a stats hash per count, then a (done-set, pending) pair per ticket.
+# ARGV: TTL, number of counts, a (field, value) pair per count, then the tickets.
+_SETTLE = """
+local ttl, counts = ARGV[1], tonumber(ARGV[2])
+for i = 1, counts do
+  redis.call('HINCRBY', KEYS[1 + i], ARGV[1 + 2 * i], ARGV[2 + 2 * i])
+  redis.call('EXPIRE', KEYS[1 + i], ttl)
+end
+local remaining = {}
+for j = 1, (#KEYS - 1 - counts) / 2 do
+  local done, pending = KEYS[counts + 2 * j], KEYS[counts + 2 * j + 1]
+  local ticket = ARGV[2 + 2 * counts + j]
+  remaining[j] = -1
+  if redis.call('SADD', done, ticket) == 1 then remaining[j] = redis.call('DECR', pending) end
+  redis.call('EXPIRE', done, ttl)
+  redis.call('HDEL', KEYS[1], ticket)
+end
+return remaining
 """
 # Keys of a run's bookkeeping expire if a run is abandoned (e.g. its queue was flushed).
 RUN_KEY_TTL_SECONDS = 3 * 24 * 3600
 
 
 class RunLedger:
-    """Tickets, pending counts and statistics of crawl runs, kept in Redis."""
+    """Tickets, pending counts and statistics of crawl runs, kept in Redis.
+
+    Statistics are buffered in the worker and travel with the next `settle`, ahead of
+    its count-downs: a run's hash is complete when its count drains, and a page costs
+    no round trip per counter (a killed worker's unsent counts belong to requests it
+    never finished, which are fetched and counted again)."""
 
     def __init__(self, server: Redis, spider: str, worker: str) -> None:
         self.server = server
         self.spider = spider
         self.worker = worker
-        self._complete = server.register_script(_COMPLETE_ONCE)
+        self._settle = server.register_script(_SETTLE)
+        self._counts: Counter[tuple[object, str]] = Counter()
 
     def issue(self, meta: dict[str, Any]) -> bool:
         """Give a new request its ticket; False if it already has one (a redirect, a retry,
@@ -48,27 +70,30 @@ class RunLedger:
         meta["ticket"] = uuid.uuid4().hex
         return True
 
-    def done(self, meta: Mapping[str, Any]) -> int | None:
-        """The request is finished; returns the run's remaining count, or None when this
-        ticket was already counted (a killed worker's journal and the recovered request
-        may both report it) or has none."""
-        ticket = meta.get("ticket")
-        if ticket is None:
-            return None
-        run_id = meta.get("run_id", "adhoc")
-        # Count first, forget second: dying in between costs a refetch, never a stuck run.
-        remaining = self._complete(keys=[keys.done(self.spider, run_id),
-                                         keys.pending(self.spider, run_id)],
-                                   args=[ticket, RUN_KEY_TTL_SECONDS])
-        self.server.hdel(keys.inflight(self.spider, self.worker), ticket)
-        return None if int(remaining) < 0 else int(remaining)
-
     def count(self, run_id: object, name: str, value: int = 1) -> None:
-        key = keys.run_stats(self.spider, run_id)
-        with self.server.pipeline() as pipe:
-            pipe.hincrby(key, name, value)
-            pipe.expire(key, RUN_KEY_TTL_SECONDS)
-            pipe.execute()
+        """Add to a run's statistics (sent with the next settle)."""
+        self._counts[(run_id, name)] += value
+
+    def settle(self, metas: Sequence[Mapping[str, Any]] = ()) -> list[int | None]:
+        """These requests are finished: one round trip for all of them. Per request, its
+        run's remaining count, or None when its ticket was already counted (a killed
+        worker's journal and the recovered request may both report it) or it has none."""
+        tickets = [(meta.get("run_id", "adhoc"), meta["ticket"]) for meta in metas
+                   if meta.get("ticket") is not None]
+        if not tickets and not self._counts:
+            return [None] * len(metas)
+        counts, self._counts = self._counts, Counter()
+        keys_ = [keys.inflight(self.spider, self.worker)]
+        keys_ += [keys.run_stats(self.spider, run_id) for run_id, _ in counts]
+        args: list[object] = [RUN_KEY_TTL_SECONDS, len(counts)]
+        for (_, name), value in counts.items():
+            args += [name, value]
+        for run_id, ticket in tickets:
+            keys_ += [keys.done(self.spider, run_id), keys.pending(self.spider, run_id)]
+            args.append(ticket)
+        remaining = iter(int(left) for left in self._settle(keys=keys_, args=args))
+        return [_remaining(next(remaining)) if meta.get("ticket") is not None else None
+                for meta in metas]
 
     def close_run(self, run_id: object) -> dict[str, int]:
         """Collect a drained run's statistics and drop its keys."""
@@ -79,6 +104,10 @@ class RunLedger:
                         keys.seen(self.spider, run_id), keys.done(self.spider, run_id))
             raw, _ = pipe.execute()
         return {_text(k): int(v) for k, v in raw.items()}
+
+
+def _remaining(left: int) -> int | None:
+    return None if left < 0 else left
 
 
 def _text(value: bytes | str) -> str:

@@ -5,17 +5,22 @@ A request takes a lease (a member of the domain's sorted set, scored by its expi
 before it is downloaded and gives it back when the response or error arrives; a
 lease of a killed worker simply expires. Times come from Redis' own clock, so
 machines with skewed clocks agree.
+
+Giving a lease back costs no round trip of its own: returned leases ride on the worker's
+next acquisition for that domain, or are sent together within POLL_SECONDS. Until then
+they still count, so the limits hold; at worst a slot stays taken one poll period longer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import uuid
+from collections import defaultdict
 from typing import Any
 from urllib.parse import urlsplit
 
 from redis import Redis
-from scrapy import Request
+from scrapy import Request, signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
 from scrapy.http import Response
@@ -23,8 +28,10 @@ from scrapy_redis import connection
 
 from crawler.cluster import keys
 
-# Returns 1 and records the lease if the domain has room and its next slot is free.
+# Drops the leases given back (ARGV[5..]), then returns 1 and records the new lease if the
+# domain has room and its next slot is free.
 _ACQUIRE = """
+for i = 5, #ARGV do redis.call('ZREM', KEYS[1], ARGV[i]) end
 local now = redis.call('TIME')
 local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_ms)
@@ -48,22 +55,27 @@ class GlobalPolitenessMiddleware:
         self.delay_ms = int(delay * 1000)
         self.lease_ms = int(lease * 1000)
         self._acquire = server.register_script(_ACQUIRE)
+        self._returned: dict[str, list[str]] = defaultdict(list)
+        self._return_timer: asyncio.TimerHandle | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> GlobalPolitenessMiddleware:
         settings = crawler.settings
         if not settings.get("REDIS_URL"):
             raise NotConfigured("politeness is per worker without Redis")
-        return cls(connection.from_settings(settings),
-                   settings.getint("GLOBAL_DOMAIN_CONCURRENCY", 8),
-                   settings.getfloat("GLOBAL_DOMAIN_DELAY", 0.0),
-                   settings.getfloat("DOWNLOAD_TIMEOUT", 180) + 30)
+        middleware = cls(connection.from_settings(settings),
+                         settings.getint("GLOBAL_DOMAIN_CONCURRENCY", 8),
+                         settings.getfloat("GLOBAL_DOMAIN_DELAY", 0.0),
+                         settings.getfloat("DOWNLOAD_TIMEOUT", 180) + 30)
+        crawler.signals.connect(middleware.return_leases, signal=signals.spider_closed)
+        return middleware
 
     async def process_request(self, request: Request) -> None:
         domain = urlsplit(request.url).hostname or ""
         lease = uuid.uuid4().hex
         while not self._acquire(keys=[keys.domain_leases(domain), keys.domain_next_slot(domain)],
-                                args=[self.concurrency, self.lease_ms, self.delay_ms, lease]):
+                                args=[self.concurrency, self.lease_ms, self.delay_ms, lease,
+                                      *self._returned.pop(domain, ())]):
             await asyncio.sleep(POLL_SECONDS)
         request.meta["politeness_lease"] = [domain, lease]
 
@@ -78,4 +90,19 @@ class GlobalPolitenessMiddleware:
     def _release(self, request: Request) -> None:
         held = request.meta.pop("politeness_lease", None)
         if held:
-            self.server.zrem(keys.domain_leases(held[0]), held[1])
+            self._returned[held[0]].append(held[1])
+            if self._return_timer is None:
+                self._return_timer = asyncio.get_running_loop().call_later(
+                    POLL_SECONDS, self.return_leases)
+
+    def return_leases(self) -> None:
+        """Send the leases given back and not yet carried by an acquisition."""
+        if self._return_timer is not None:
+            self._return_timer.cancel()
+            self._return_timer = None
+        returned, self._returned = self._returned, defaultdict(list)
+        if returned:
+            with self.server.pipeline(transaction=False) as pipe:
+                for domain, leases in returned.items():
+                    pipe.zrem(keys.domain_leases(domain), *leases)
+                pipe.execute()

@@ -1,6 +1,9 @@
 """scrapy-redis's priority queue with a reliable pop: taking a request and recording it as
 this worker's in-flight work is one atomic step (the RPOPLPUSH pattern), so a worker
-killed right after a pop cannot make a request vanish.
+killed right after a pop cannot make a request vanish. One pop takes up to `pop_batch`
+requests (a round trip per request was a good part of a worker's wait); the ones not
+yet handed to the engine wait in the worker, already held, so they are recovered like
+any in-flight request if the worker dies.
 
 Each entry is stored as `ticket\\n<scrapy-redis encoded request>`; the ticket names the
 request in the worker's in-flight hash.
@@ -8,17 +11,20 @@ request in the worker's in-flight hash.
 
 from __future__ import annotations
 
+from collections import deque
+
 from scrapy import Request
 from scrapy_redis.queue import PriorityQueue
 
-# Pop the highest-priority entry and hold it under its ticket in the in-flight hash.
+# Pop the ARGV[1] highest-priority entries and hold each under its ticket in the in-flight hash.
 _POP_AND_HOLD = """
-local entry = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
-if not entry then return false end
-redis.call('ZREM', KEYS[1], entry)
-local ticket = string.match(entry, '^([^\\n]*)\\n')
-redis.call('HSET', KEYS[2], ticket, entry)
-return entry
+local entries = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+if #entries == 0 then return entries end
+redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #entries - 1)
+for _, entry in ipairs(entries) do
+  redis.call('HSET', KEYS[2], string.match(entry, '^([^\\n]*)\\n'), entry)
+end
+return entries
 """
 
 
@@ -26,10 +32,15 @@ class AckPriorityQueue(PriorityQueue):
     """A priority queue whose pops land in `inflight_key` until acknowledged."""
 
     inflight_key = ""  # set by the scheduler once it knows the worker's name
+    pop_batch = 1  # set by the scheduler from CLUSTER_POP_BATCH
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self._pop_and_hold = self.server.register_script(_POP_AND_HOLD)
+        self._taken: deque[bytes] = deque()  # held in Redis, not yet handed out
+
+    def __len__(self) -> int:
+        return super().__len__() + len(self._taken)
 
     def _encode_request(self, request: Request) -> bytes:
         return request.meta["ticket"].encode() + b"\n" + super()._encode_request(request)
@@ -38,5 +49,7 @@ class AckPriorityQueue(PriorityQueue):
         return super()._decode_request(encoded_request.split(b"\n", 1)[1])
 
     def pop(self, timeout: int = 0) -> Request | None:
-        entry = self._pop_and_hold(keys=[self.key, self.inflight_key])
-        return self._decode_request(entry) if entry else None
+        if not self._taken:
+            self._taken.extend(self._pop_and_hold(keys=[self.key, self.inflight_key],
+                                                  args=[self.pop_batch]))
+        return self._decode_request(self._taken.popleft()) if self._taken else None

@@ -17,6 +17,7 @@ from typing import Any
 
 from redis.exceptions import ResponseError
 from scrapy import Request, Spider
+from scrapy.crawler import Crawler
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
@@ -45,11 +46,21 @@ class AckScheduler(Scheduler):
     """Shared Redis frontier (scrapy-redis) plus tickets, heartbeats and recovery."""
 
     heartbeat_seconds = 5.0
+    pop_batch = 1
+    idle_poll_seconds = 5.0
 
     @classmethod
     def from_settings(cls, settings: Any) -> AckScheduler:
         scheduler = super().from_settings(settings)
         scheduler.heartbeat_seconds = settings.getfloat("CLUSTER_HEARTBEAT_SECONDS", 5.0)
+        scheduler.pop_batch = settings.getint("CLUSTER_POP_BATCH", 1)
+        scheduler.idle_poll_seconds = settings.getfloat("CLUSTER_IDLE_POLL_SECONDS", 5.0)
+        return scheduler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> AckScheduler:
+        scheduler = super().from_crawler(crawler)
+        scheduler.crawler = crawler
         return scheduler
 
     def open(self, spider: Spider) -> None:
@@ -57,8 +68,10 @@ class AckScheduler(Scheduler):
         self.worker = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.ledger = RunLedger(self.server, spider.name, self.worker)
         self.queue.inflight_key = keys.inflight(spider.name, self.worker)
+        self.queue.pop_batch = self.pop_batch
         self._enqueue = self.server.register_script(_ENQUEUE)
         spider.ledger = self.ledger
+        self._poll_shared_queue()
         self._beat()
         self._heartbeat = task.LoopingCall(self._beat)
         self._heartbeat.start(self.heartbeat_seconds, now=False)
@@ -66,9 +79,17 @@ class AckScheduler(Scheduler):
     def close(self, reason: str) -> None:
         if self._heartbeat.running:
             self._heartbeat.stop()
+        self.ledger.settle()  # statistics still buffered
         # Without a heartbeat, whatever this worker still held is recovered by the others.
         self.server.delete(keys.heartbeat(self.spider.name, self.worker))
         super().close(reason)
+
+    def _poll_shared_queue(self) -> None:
+        """The engine asks its scheduler for work when one of its own requests ends, else
+        on its heartbeat, every 5 s: an idle worker missed that long the work the others
+        queue. The heartbeat has no setting; the engine reads this attribute when it starts
+        it, right after opening the scheduler."""
+        self.crawler.engine._SLOT_HEARTBEAT_INTERVAL = self.idle_poll_seconds
 
     def _beat(self) -> None:
         self.server.set(keys.heartbeat(self.spider.name, self.worker), "1",

@@ -10,6 +10,7 @@ import hashlib
 import threading
 import time
 from collections import Counter
+from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -104,6 +105,13 @@ class DemoServer:
         return Response(404, NOT_FOUND)
 
 
+@cache
+def _etag(body: bytes) -> str:
+    """A page's ETag, hashed once: the demo shares the cores with the crawlers it serves.
+    (Bodies are the site's own, a bounded set; bytes keep their hash for the lookup.)"""
+    return f'"{hashlib.sha1(body).hexdigest()[:20]}"'
+
+
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     demo: DemoServer
@@ -133,7 +141,7 @@ class _Handler(BaseHTTPRequestHandler):
         response = demo.respond(urlsplit(self.path).path, base)
         if response.delay:
             time.sleep(response.delay)
-        etag = f'"{hashlib.sha1(response.body).hexdigest()[:20]}"'
+        etag = _etag(response.body)
         if response.status == 200 and self.headers.get("If-None-Match") == etag:
             self.send_response(304)
             self.send_header("ETag", etag)

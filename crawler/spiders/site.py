@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -202,12 +202,17 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         if self.ledger is not None and meta.get("run_id") is not None:
             self.ledger.count(meta["run_id"], name, value)
 
-    def request_done(self, meta: dict[str, Any]) -> None:
+    def request_done(self, meta: Mapping[str, Any]) -> None:
         """A request is finished (stored, skipped or failed); the last one ends its run."""
+        self.requests_done([meta])
+
+    def requests_done(self, metas: Sequence[Mapping[str, Any]]) -> None:
+        """Requests are finished, told to the cluster in one round trip."""
         if self.ledger is None:
             return
-        if self.ledger.done(meta) == 0:
-            self._finish_run(meta["run_id"], self.ledger.close_run(meta["run_id"]))
+        for meta, remaining in zip(metas, self.ledger.settle(metas), strict=True):
+            if remaining == 0:
+                self._finish_run(meta["run_id"], self.ledger.close_run(meta["run_id"]))
 
     def closed(self, reason: str) -> None:
         """Alone, the crawl is the run: it ends with the spider."""

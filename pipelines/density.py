@@ -46,6 +46,7 @@ class NodeStats:
     density: float = 0.0
     density_sum: float = 0.0
     children: list[lxml.html.HtmlElement] = field(default_factory=list)
+    best: lxml.html.HtmlElement | None = None  # node of largest DensitySum in the subtree
 
 
 @dataclass
@@ -78,8 +79,9 @@ def _add_text(node: NodeStats, text: str | None, punctuation: bool) -> None:
 
 def _preorder(
     body: lxml.html.HtmlElement, exclude: Collection[lxml.html.HtmlElement], punctuation: bool
-) -> list[tuple[lxml.html.HtmlElement, NodeStats, NodeStats | None]]:
-    """(element, its counters, its parent's counters) in document order, own text counted.
+) -> tuple[dict[lxml.html.HtmlElement, NodeStats], list[tuple[str, NodeStats, NodeStats]]]:
+    """Counters of every counted element in document order, own text counted, and the
+    (tag, counters, parent's counters) links the bottom-up pass walks backwards.
 
     Excluded and invisible subtrees are left out, with their tails: the iteration runs
     in C, and an element whose parent was left out is left out too.
@@ -87,45 +89,50 @@ def _preorder(
     root = NodeStats(in_link=body.tag == "a")
     _add_text(root, body.text, punctuation)
     found = {body: root}
-    order = [(body, root, None)]
+    links = []
     for element in body.iterdescendants(etree.Element):
         up = found.get(element.getparent())
-        if up is None or element.tag in NOT_PAGE_TEXT or element in exclude:
+        tag = element.tag
+        if up is None or tag in NOT_PAGE_TEXT or element in exclude:
             continue
-        node = NodeStats(in_link=up.in_link or element.tag == "a")
+        node = NodeStats(in_link=up.in_link or tag == "a")
         _add_text(node, element.text, punctuation)
         _add_text(up, element.tail, punctuation)
         found[element] = node
-        order.append((element, node, up))
-    return order
+        up.children.append(element)
+        links.append((tag, node, up))
+    return found, links
 
 
 def count(
     body: lxml.html.HtmlElement, exclude: Collection[lxml.html.HtmlElement] = (),
     punctuation: bool = True,
 ) -> dict[lxml.html.HtmlElement, NodeStats]:
-    """Subtree counters for every counted element under `body`: own text, then bottom-up sums.
+    """Subtree counters for every counted element under `body`, in document order: own
+    text, then bottom-up sums.
 
     Punctuation is counted only when asked: the regex over every text chunk is a tenth of
     the route's time, and only the punctuation density reads it.
     """
-    order = _preorder(body, set(exclude), punctuation)
-    for element, node, up in reversed(order):
-        node.chars += node.own_chars
-        node.punct += node.own_punct
-        if element.tag == "a":
-            node.link_chars = node.chars
-            node.link_tags += 1
-        if up is not None:
-            up.chars += node.chars
-            up.link_chars += node.link_chars
-            up.tags += node.tags + 1
-            up.link_tags += node.link_tags
-            up.punct += node.punct
-            up.children.append(element)
-    for _, node, _ in order:
-        node.children.reverse()
-    return {element: node for element, node, _ in order}
+    stats, links = _preorder(body, set(exclude), punctuation)
+    for tag, node, up in reversed(links):
+        _close(tag, node)
+        up.chars += node.chars
+        up.link_chars += node.link_chars
+        up.tags += node.tags + 1
+        up.link_tags += node.link_tags
+        up.punct += node.punct
+    _close(body.tag, stats[body])
+    return stats
+
+
+def _close(tag: str, node: NodeStats) -> None:
+    """Add a node's own text to its subtree sums, once all its children are in."""
+    node.chars += node.own_chars
+    node.punct += node.own_punct
+    if tag == "a":
+        node.link_chars = node.chars
+        node.link_tags += 1
 
 
 def text_density(node: NodeStats, body: NodeStats) -> float:
@@ -160,33 +167,34 @@ DENSITIES: dict[str, Callable[[NodeStats, NodeStats], float]] = {
 
 
 def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> None:
-    """Fill density and DensitySum; the tie-break density adds a small share of its own value."""
+    """Fill density, DensitySum and the best node of every subtree, in one backward pass.
+
+    Walking document order backwards meets every child before its parent, so a parent's
+    DensitySum and best descendant are complete when it is reached. Ties go to the node
+    itself, then to the earliest child, as a forward search would give.
+    """
     main, tie = DENSITIES[params.density], DENSITIES.get(params.tie_break or "")
     body_stats = stats[body]
-    for node in stats.values():
+    leaf = NodeStats()  # the DOM's text nodes are children too (text<br>text… bodies)
+    for element in reversed(stats):
+        node = stats[element]
         node.density = main(node, body_stats)
         if tie is not None:
             node.density += params.tie_break_weight * tie(node, body_stats)
-    for node in stats.values():
-        node.density_sum = sum(stats[child].density for child in node.children)
-        if node.own_chars:  # the DOM's text nodes are children too (text<br>text… bodies)
-            link = node.own_chars if node.in_link else 0
-            text_leaf = NodeStats(chars=node.own_chars, punct=node.own_punct, link_chars=link,
-                                  link_tags=int(node.in_link))
-            node.density_sum += main(text_leaf, body_stats)
-
-
-def _best_in_subtree(stats: dict) -> dict:
-    """For every node, the node of largest DensitySum in its subtree (itself included)."""
-    best: dict = {}
-    for element in reversed(list(stats)):
-        node = stats[element]
-        winner = element
+        total = 0.0
+        best, best_sum = element, -math.inf
         for child in node.children:
-            if stats[best[child]].density_sum > stats[winner].density_sum:
-                winner = best[child]
-        best[element] = winner
-    return best
+            below = stats[child]
+            total += below.density
+            if stats[below.best].density_sum > best_sum:
+                best, best_sum = below.best, stats[below.best].density_sum
+        if node.own_chars:
+            leaf.chars, leaf.punct = node.own_chars, node.own_punct
+            leaf.link_chars = node.own_chars if node.in_link else 0
+            leaf.link_tags = int(node.in_link)
+            total += main(leaf, body_stats)
+        node.density_sum = total
+        node.best = element if total >= best_sum else best
 
 
 def _threshold(stats: dict, body: lxml.html.HtmlElement, root: lxml.html.HtmlElement) -> float:
@@ -201,7 +209,7 @@ def _threshold(stats: dict, body: lxml.html.HtmlElement, root: lxml.html.HtmlEle
     return lowest
 
 
-def _region(stats: dict, best: dict, body, root, params: DensityParams) -> lxml.html.HtmlElement:
+def _region(stats: dict, body, root, params: DensityParams) -> lxml.html.HtmlElement:
     """The root, widened to an ancestor whose other branches hold a comparably dense node.
 
     Articles split over sibling containers (one per few paragraphs) put only one of
@@ -214,7 +222,8 @@ def _region(stats: dict, best: dict, body, root, params: DensityParams) -> lxml.
         ancestor = below.getparent()
         if ancestor is None or ancestor not in stats:
             break
-        others = (stats[best[c]].density_sum for c in stats[ancestor].children if c is not below)
+        others = (stats[stats[c].best].density_sum for c in stats[ancestor].children
+                  if c is not below)
         if max(others, default=0.0) >= wanted:
             region = ancestor
         if ancestor is body:
@@ -223,7 +232,7 @@ def _region(stats: dict, best: dict, body, root, params: DensityParams) -> lxml.
     return region
 
 
-def _mark(stats: dict, best: dict, start: lxml.html.HtmlElement, threshold: float) -> set:
+def _mark(stats: dict, start: lxml.html.HtmlElement, threshold: float) -> set:
     """CETD Extract(R, t), iteratively: a node at least as dense as t marks its best descendant.
 
     `>=` as in CETD, not the seed's `>`: t is a density on the path itself (often <body>'s),
@@ -233,10 +242,11 @@ def _mark(stats: dict, best: dict, start: lxml.html.HtmlElement, threshold: floa
     stack = [start]
     while stack:
         element = stack.pop()
-        if stats[element].density < threshold:
+        node = stats[element]
+        if node.density < threshold:
             continue
-        marked.add(best[element])
-        stack.extend(stats[element].children)
+        marked.add(node.best)
+        stack.extend(node.children)
     return marked
 
 
@@ -271,12 +281,11 @@ def extract(
     """Run the density frame on `body` and return the content nodes it marks."""
     stats = count(body, exclude, punctuation="punctuation" in (params.density, params.tie_break))
     _score(stats, body, params)
-    best = _best_in_subtree(stats)
-    root = best[body]
+    root = stats[body].best
     if stats[root].density_sum <= 0:
         return DensityResult(stats, 0.0, [], None)
     threshold = _threshold(stats, body, root)
-    start = _region(stats, best, body, root, params) if params.scope == "root" else body
-    marked = _mark(stats, best, start, threshold)
+    start = _region(stats, body, root, params) if params.scope == "root" else body
+    marked = _mark(stats, start, threshold)
     content = _outermost(stats, marked)
     return DensityResult(stats, threshold, content, root, _link_blocks(stats, content, params))

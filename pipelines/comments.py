@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Collection
 from datetime import datetime
 from functools import lru_cache
 
@@ -23,7 +24,7 @@ import lxml.html
 from lxml import etree
 
 from pipelines import render
-from pipelines.boilerplate import Markup, hint_words, is_named_noise, outermost
+from pipelines.boilerplate import Coverage, Markup, hint_words, is_named_noise, outermost
 from pipelines.dates import find_date
 from pipelines.results import CommentData
 
@@ -134,7 +135,7 @@ def find_sections(
     named = _named_sections(markup, removed)
     covered = set(removed) | set(named)
     announced = _announced(markup.body, covered, set(named))
-    return named + announced + unnamed_comments(markup.body, covered, now, groups)
+    return named + announced + unnamed_comments(markup, covered, now, groups)
 
 
 def signature(element: lxml.html.HtmlElement) -> tuple[str, str]:
@@ -204,33 +205,24 @@ def _contiguous(members: list[lxml.html.HtmlElement]) -> bool:
 
 
 def unnamed_comments(
-    body: lxml.html.HtmlElement, covered: set, now: datetime, groups: list[list]
+    markup: Markup, covered: Collection[lxml.html.HtmlElement], now: datetime, groups: list[list]
 ) -> list[lxml.html.HtmlElement]:
-    """Runs of comment-like sibling blocks after the headline that no markup names."""
-    headline = body.find(".//h1")
+    """Runs of comment-like sibling blocks after the headline that no markup names, outside
+    the `covered` blocks."""
+    headline = markup.body.find(".//h1")
+    after = markup.position(headline) if headline is not None else -1
+    coverage = Coverage(markup, covered)
     found: list = []
-    before = _up_to(body, headline)
     for members in groups:
-        if members[0].tag not in _COMMENT_TAGS or members[0] in covered or members[0] in before:
-            continue
-        if any(m in covered for m in members[0].iterancestors()):
+        first = members[0]
+        if first.tag not in _COMMENT_TAGS or markup.position(first) <= after \
+                or coverage.covers(first):
             continue
         if (_contiguous(members) and all(_comment_like(m, now) for m in members)
-                and not _HOLDS_ARTICLE(members[0])):
+                and not _HOLDS_ARTICLE(first)):
             found += members
-            covered.update(members)
-    return found
-
-
-def _up_to(body: lxml.html.HtmlElement, last: lxml.html.HtmlElement | None) -> set:
-    """Elements of `body` in document order up to `last` included; none without a `last`."""
-    if last is None:
-        return set()
-    found = set()
-    for element in body.iter():
-        found.add(element)
-        if element is last:
-            return found
+            for member in members:
+                coverage.add(member)
     return found
 
 
@@ -355,12 +347,27 @@ def find_posts(
 
     `groups` are the page's `repeated_groups`.
     """
-    total = len(body.text_content())
-    sized = sorted(((sum(len(m.text_content()) for m in g), g) for g in groups),
+    wanted = MIN_THREAD_SHARE * len(body.text_content())
+    candidates = _big_enough(groups, wanted)
+    sized = sorted(((sum(len(m.text_content()) for m in g), g) for g in candidates),
                    key=lambda pair: -pair[0])
     for chars, members in sized[:MAX_POST_GROUPS]:
         if members[0].tag in _NOT_POSTS:
             continue
-        if chars >= MIN_THREAD_SHARE * total and all(_post_like(m, now) for m in members):
+        if chars >= wanted and all(_post_like(m, now) for m in members):
             return members
     return []
+
+
+def _big_enough(groups: list[list], wanted: float) -> list[list]:
+    """The groups whose parent holds at least `wanted` characters: the others can neither be
+    the thread nor outrank it, and measuring one parent is cheaper than all its members."""
+    sizes: dict = {}
+    found = []
+    for members in groups:
+        parent = members[0].getparent()
+        if parent not in sizes:
+            sizes[parent] = len(parent.text_content())
+        if sizes[parent] >= wanted:
+            found.append(members)
+    return found

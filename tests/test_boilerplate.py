@@ -1,0 +1,57 @@
+"""The shared markup table: positions, subtree spans, covered blocks and outermost finds."""
+
+import lxml.html
+
+from pipelines.boilerplate import Coverage, find_noise, outermost, read_markup
+
+PAGE = """<html><body>
+<div id="a"><p id="a1">one</p><div id="a2"><span id="a21">two</span></div></div>
+<nav id="n"><ul id="n1"><li id="n11">x</li></ul></nav>
+<div id="b"><p id="b1">three</p></div>
+</body></html>"""
+
+
+def _markup():
+    body = lxml.html.document_fromstring(PAGE).find("body")
+    return read_markup(body), {e.get("id"): e for e in body.iter() if e.get("id")}
+
+
+def test_span_is_the_subtree_in_document_order() -> None:
+    markup, by_id = _markup()
+    assert markup.position(by_id["a"]) == 0
+    assert markup.span(by_id["a"]) == (0, 3)  # a, a1, a2, a21
+    assert markup.span(by_id["a21"]) == (3, 3)
+    assert markup.position(markup.body) is None and markup.span(markup.body) is None
+
+
+def test_coverage_covers_blocks_and_their_descendants_only() -> None:
+    markup, by_id = _markup()
+    coverage = Coverage(markup, [by_id["a2"], by_id["n"]])
+    assert coverage.covers(by_id["a21"]) and coverage.covers(by_id["a2"])
+    assert coverage.covers(by_id["n11"])
+    assert not coverage.covers(by_id["a"]) and not coverage.covers(by_id["a1"])
+    assert not coverage.covers(by_id["b1"]) and not coverage.covers(markup.body)
+    coverage.add(by_id["a"])  # swallows the covered a2
+    assert coverage.covers(by_id["a1"]) and not coverage.covers(by_id["b"])
+
+
+def test_outermost_never_asks_inside_a_found_or_skipped_block() -> None:
+    markup, by_id = _markup()
+    asked = []
+
+    def wanted(element) -> bool:
+        asked.append(element.get("id"))
+        return element.tag in ("div", "li")
+
+    rows = [row[0] for row in markup.rows]
+    found = outermost(markup, rows, wanted, skip={by_id["n"]})
+    assert [e.get("id") for e in found] == ["a", "b"]
+    assert asked == ["a", "b"]
+
+
+def test_named_furniture_is_found_unless_it_holds_the_headline() -> None:
+    body = lxml.html.document_fromstring(
+        "<html><body><div class='sidebar'><h1>Title</h1><p>text</p></div>"
+        "<div class='share-bar'><a>x</a></div><nav><a>y</a></nav></body></html>").find("body")
+    found = find_noise(read_markup(body))
+    assert [e.get("class") or e.tag for e in found] == ["share-bar", "nav"]

@@ -15,7 +15,7 @@ replies. Nothing here changes the tree.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter
 from collections.abc import Collection
 from datetime import datetime
 from functools import lru_cache
@@ -152,12 +152,29 @@ def _shape_words(classes: str) -> str:
 
 
 def repeated_groups(markup: Markup) -> list[list[lxml.html.HtmlElement]]:
-    """Groups of same-shape siblings under <body>, two members or more, in document order."""
-    groups: dict[tuple, list] = defaultdict(list)
-    for element, parent, tag, classes, _, _ in markup.rows:
-        shape = _shape_words(classes) if classes else ""
-        groups[(parent, tag, shape)].append(element)
-    return [members for members in groups.values() if len(members) >= 2]
+    """Groups of same-shape siblings under <body>, two members or more, in document order.
+
+    Shapes are only worked out where siblings of one tag differ in class (odd/even, item-3):
+    elsewhere the class string itself keeps groups apart, and most rows are never shaped.
+    """
+    by_classes: dict[tuple, list[int]] = {}
+    for index, (_, parent, tag, classes, _, _) in enumerate(markup.rows):
+        members = by_classes.get((parent, tag, classes))
+        if members is None:
+            by_classes[(parent, tag, classes)] = [index]
+        else:
+            members.append(index)
+    variants = Counter((parent, tag) for parent, tag, _ in by_classes)
+    groups: dict[tuple, list[int]] = {}
+    for (parent, tag, classes), indexes in by_classes.items():
+        shape = _shape_words(classes) if classes and variants[(parent, tag)] > 1 else classes
+        merged = groups.setdefault((parent, tag, shape), [])
+        if merged:
+            indexes = sorted(merged + indexes)
+            merged.clear()
+        merged.extend(indexes)
+    rows = markup.rows
+    return [[rows[i][0] for i in indexes] for indexes in groups.values() if len(indexes) >= 2]
 
 
 def _items(section: lxml.html.HtmlElement, groups: list[list]) -> list[lxml.html.HtmlElement]:

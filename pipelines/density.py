@@ -47,6 +47,7 @@ class NodeStats:
     density_sum: float = 0.0
     children: list[lxml.html.HtmlElement] = field(default_factory=list)
     best: lxml.html.HtmlElement | None = None  # node of largest DensitySum in the subtree
+    best_sum: float = 0.0  # its DensitySum
 
 
 @dataclass
@@ -96,8 +97,11 @@ def _preorder(
         if up is None or tag in NOT_PAGE_TEXT or element in exclude:
             continue
         node = NodeStats(in_link=up.in_link or tag == "a")
-        _add_text(node, element.text, punctuation)
-        _add_text(up, element.tail, punctuation)
+        text, tail = element.text, element.tail
+        if text:  # most chunks are absent: skip the call
+            _add_text(node, text, punctuation)
+        if tail:
+            _add_text(up, tail, punctuation)
         found[element] = node
         up.children.append(element)
         links.append((tag, node, up))
@@ -141,17 +145,23 @@ def text_density(node: NodeStats, body: NodeStats) -> float:
 
 
 def composite_density(node: NodeStats, body: NodeStats) -> float:
-    """CETD composite text density: text density discounted by link characters and link tags."""
-    if node.chars == 0:
+    """CETD composite text density: text density discounted by link characters and link tags.
+
+    Floors are written as conditionals, not max(): this runs for every node and text leaf.
+    """
+    chars = node.chars
+    if chars == 0:
         return 0.0
-    chars, link_chars = node.chars, max(node.link_chars, 1)
-    non_link = max(chars - node.link_chars, 1)
-    ratio = (chars / link_chars) * (max(node.tags, 1) / max(node.link_tags, 1))
-    body_link_share = body.link_chars / max(body.chars, 1)
+    link_chars, tags, link_tags = node.link_chars, node.tags, node.link_tags
+    tags = tags if tags > 1 else 1
+    non_link = chars - link_chars if chars - link_chars > 1 else 1
+    ratio = (chars / (link_chars if link_chars > 1 else 1)) * (
+        tags / (link_tags if link_tags > 1 else 1))
+    body_link_share = body.link_chars / (body.chars if body.chars > 1 else 1)
     # The log base is ln(x + e); x is floored at 1 so that link-free pages keep a base above 1.
-    spread = max(chars / non_link * node.link_chars + body_link_share * chars, 1.0)
-    base = math.log(spread + math.e)
-    return chars / max(node.tags, 1) * math.log(max(ratio, 1e-9)) / math.log(base)
+    spread = chars / non_link * link_chars + body_link_share * chars
+    base = math.log((spread if spread > 1.0 else 1.0) + math.e)
+    return chars / tags * math.log(ratio if ratio > 1e-9 else 1e-9) / math.log(base)
 
 
 def punctuation_density(node: NodeStats, body: NodeStats) -> float:
@@ -176,8 +186,7 @@ def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> N
     main, tie = DENSITIES[params.density], DENSITIES.get(params.tie_break or "")
     body_stats = stats[body]
     leaf = NodeStats()  # the DOM's text nodes are children too (text<br>text… bodies)
-    for element in reversed(stats):
-        node = stats[element]
+    for element, node in reversed(stats.items()):
         node.density = main(node, body_stats)
         if tie is not None:
             node.density += params.tie_break_weight * tie(node, body_stats)
@@ -186,15 +195,17 @@ def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> N
         for child in node.children:
             below = stats[child]
             total += below.density
-            if stats[below.best].density_sum > best_sum:
-                best, best_sum = below.best, stats[below.best].density_sum
+            if below.best_sum > best_sum:
+                best, best_sum = below.best, below.best_sum
         if node.own_chars:
             leaf.chars, leaf.punct = node.own_chars, node.own_punct
             leaf.link_chars = node.own_chars if node.in_link else 0
             leaf.link_tags = int(node.in_link)
             total += main(leaf, body_stats)
         node.density_sum = total
-        node.best = element if total >= best_sum else best
+        if total >= best_sum:
+            best, best_sum = element, total
+        node.best, node.best_sum = best, best_sum
 
 
 def _threshold(stats: dict, body: lxml.html.HtmlElement, root: lxml.html.HtmlElement) -> float:
@@ -222,8 +233,7 @@ def _region(stats: dict, body, root, params: DensityParams) -> lxml.html.HtmlEle
         ancestor = below.getparent()
         if ancestor is None or ancestor not in stats:
             break
-        others = (stats[stats[c].best].density_sum for c in stats[ancestor].children
-                  if c is not below)
+        others = (stats[c].best_sum for c in stats[ancestor].children if c is not below)
         if max(others, default=0.0) >= wanted:
             region = ancestor
         if ancestor is body:
@@ -282,7 +292,7 @@ def extract(
     stats = count(body, exclude, punctuation="punctuation" in (params.density, params.tie_break))
     _score(stats, body, params)
     root = stats[body].best
-    if stats[root].density_sum <= 0:
+    if stats[body].best_sum <= 0:
         return DensityResult(stats, 0.0, [], None)
     threshold = _threshold(stats, body, root)
     start = _region(stats, body, root, params) if params.scope == "root" else body

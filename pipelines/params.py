@@ -60,8 +60,9 @@ class PageTypeParams:
     when list is one of the two best candidates: a list mistaken for a detail page is never
     revisited, the costlier error for a crawl)."""
 
-    # 0.5: full-decision macro-F1 0.774 / list-vs-rest F1 0.952 / list precision 0.932
-    # (model v3; docs/BENCHMARKS.md, page type).
+    # 0.5: full-decision macro-F1 0.795 / list-vs-rest F1 0.938 / list precision 0.919 on fold
+    # seed 0, 0.802 / 0.944 / 0.932 over seeds 0-2; best of 0.3-0.7 (model v4, docs/BENCHMARKS.md,
+    # page type).
     min_confidence: float = 0.5
 
 

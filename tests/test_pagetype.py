@@ -9,7 +9,7 @@ import pytest
 from pipelines.document import load_document
 from pipelines.pagetype import SiteRule, classify_page
 from pipelines.pagetype.model import load_model
-from pipelines.pagetype.page_features import page_features
+from pipelines.pagetype.page_features import page_features, weight
 from pipelines.pagetype.rules import match_rule
 from pipelines.params import PageTypeParams
 
@@ -79,7 +79,9 @@ def test_shipped_model_classifies_a_list_page() -> None:
 
 
 def test_low_confidence_falls_back_to_other_with_both_candidates() -> None:
-    decision = classify_page(_doc(NEWS, None), params=PageTypeParams(min_confidence=1.01))
+    page = _doc(ARTICLE_WITH_MENUS, None)
+    decision = classify_page(page, params=PageTypeParams(min_confidence=1.01))
+    assert "list" not in (c for c, _ in decision.candidates)  # else the list rescue applies
     assert decision.page_type == "other"
     assert len(decision.candidates) == 2
     assert decision.candidates[0][1] >= decision.candidates[1][1]
@@ -108,12 +110,32 @@ def test_unsure_page_is_a_list_when_list_is_a_candidate(ranked, expected) -> Non
     assert decision.candidates == ranked[:2]
 
 
-def test_only_needed_words_are_scanned_and_counted() -> None:
-    names = ["txt_kw_forum", "gram_share_period"]
-    features = page_features(_doc(FORUM, None).tree, names)
-    assert "txt_kw_forum" in features and "txt_kw_news" not in features
-    assert "gram_other_marks" not in features  # other marks are not counted when not asked for
-    assert features["txt_kw_forum"] == pytest.approx(log1p(2))  # "楼主" and "回复", once each
+_THREAD = """<html><head><title>求助：电脑蓝屏怎么办</title></head><body>{}</body></html>""".format(
+    "".join(f'<div class="post"><a href="/member.php?u={n}">网友{n}</a> <a href="#p{n}">#{n}</a>'
+            f"<span>2023-05-01 1{n}:2{n}</span><p>回复：先检查一下内存条，再看看硬盘。</p>"
+            f'<a href="/reply?p={n}">回复</a> <a href="/quote?p={n}">引用</a></div>'
+            for n in range(1, 7)))
+
+
+def test_post_features_count_repeated_post_blocks() -> None:
+    thread = page_features(_doc(_THREAD, None).tree)
+    article = page_features(_doc(NEWS, None).tree)
+    assert thread["post_clock_times"] == pytest.approx(log1p(6))  # one "1n:2n" stamp per post
+    assert thread["post_numbers"] == pytest.approx(log1p(6))  # "#1" … "#6"
+    assert thread["post_user_links"] == pytest.approx(log1p(6))  # one member.php link per post
+    assert thread["post_user_link_share"] == pytest.approx(6 / 24)
+    assert thread["post_actions"] == pytest.approx(log1p(12))  # 回复 and 引用 buttons
+    assert article["post_numbers"] == article["post_user_links"] == article["post_actions"] == 0
+    assert article["post_clock_times"] == pytest.approx(log1p(1))  # "10:00", the dateline
+
+
+def test_only_requested_post_features_are_computed() -> None:
+    features = page_features(_doc(_THREAD, None).tree, ["post_numbers"])
+    assert [name for name in features if name.startswith("post_")] == ["post_numbers"]
+
+
+def test_weight_ignores_all_whitespace_kinds() -> None:
+    assert weight(" a\tb\n\u3000中\xa0") == 2 + 3
 
 
 def test_model_loads_once_and_probabilities_sum_to_one() -> None:
@@ -125,12 +147,15 @@ def test_model_loads_once_and_probabilities_sum_to_one() -> None:
 
 
 def test_page_features_ignore_form_text_and_measure_link_text() -> None:
-    html = ('<html><body><form><p>登录 用户名 密码 回复 回复 回复</p></form>'
+    html = ('<html><body><form><p>登录 2023-05-01 12:30 用户 3楼 #2</p>'
+            '<select><option>12:45</option></select></form>'
             '<p>正文一段。</p><a href="/a">链接文字</a></body></html>')
     features = page_features(_doc(html, None).tree)
-    assert features["txt_kw_forum"] == 0  # "回复" only appears inside <form>
-    # UTF-8 bytes without whitespace: "链接文字" 12 of "正文一段。链接文字" 27
-    assert features["link_text_share"] == pytest.approx(12 / 27)
+    assert features["lst_dates"] == features["post_clock_times"] == 0  # only inside <form>
+    assert features["post_numbers"] == 0
+    # UTF-8 bytes without whitespace: "链接文字" 12 of "正文一段。链接文字" 27 (form text left out)
+    assert features["txt_chars"] == pytest.approx(log1p(27))
+    assert features["lst_link_share"] == pytest.approx(12 / 27)
 
 
 _DATED_LINKS = "".join(
@@ -163,14 +188,15 @@ def test_list_features_separate_lists_from_articles() -> None:
     index = page_features(_doc(SECTION_INDEX, None).tree)
     article = page_features(_doc(ARTICLE_WITH_MENUS, None).tree)
     assert index["lst_run_share"] < 0.1 < 0.5 < article["lst_run_share"]
-    assert index["lst_page_numbers"] > 0 and index["lst_pager_words"] > 0
+    assert index["lst_page_numbers"] == pytest.approx(log1p(3))  # the links "1", "2" and "3"
+    assert index["lst_pager_words"] > 0
     assert index["lst_dates"] > article["lst_dates"]
 
 
 def test_only_requested_families_are_computed() -> None:
     features = page_features(_doc(SECTION_INDEX, None).tree, ["lst_run", "tag_li"])
     assert "lst_run" in features and "tag_li" in features
-    assert not any(name.startswith(("gram_", "txt_", "link_")) for name in features)
+    assert not any(name.startswith(("post_", "txt_", "head_kw_")) for name in features)
 
 
 @pytest.mark.parametrize(("html", "url"), [

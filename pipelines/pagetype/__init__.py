@@ -30,7 +30,8 @@ def classify_page(
     Below `params.min_confidence` the page is stored as 'other' (a wrong route costs
     more than a skipped page) unless 'list' is one of the two best guesses: then it
     is 'list', for crawl safety (a list stored as 'other' is never revisited, an
-    extra visit to an 'other' page is cheap; 4 right vs 1 wrong in grouped CV).
+    extra visit to an 'other' page is cheap; grouped CV: model v3 4 right vs 1 wrong,
+    model v4 0 vs 1 on seed 0: its list gate already takes those lists; docs/BENCHMARKS.md).
     The two best guesses stay in `candidates`.
     """
     matched = match_rule(doc.url, site_rules)

@@ -1,71 +1,80 @@
 """Page features of SPEC S3, read off the parsed, cleaned tree with a few C-level lxml calls.
 
-A Python loop over every element costs about the whole 1 ms budget, so the scan
-asks libxml2 for what it needs in bulk: the body text serialised once, the text
-pieces inside links and the hrefs (one XPath each), tag-filtered iters for the
-tags the model counts and for the few form-like elements whose text SPEC S3
-ignores. All words and marks the model counts are found in one regex pass over
-the text (one `str.count` per word cost up to 2 ms). Only the features the model
-names are computed. Lengths are UTF-8 bytes without whitespace, which weighs a
-Chinese character about like a short English word, so thresholds do not depend
-on language. Counts enter as log(1 + n) so one huge page does not dominate
-scaling. Feature names start with their family (txt, head, tag, link, gram, lst):
-SVM-RFE selects per family first.
+A Python loop over every element costs about the whole budget, so the scan asks
+libxml2 for what it needs in bulk: the body text serialised once, the non-blank
+text pieces inside links (one XPath; they also count the links), the hrefs only
+for the profile-link features, and tag-filtered iters for the tags the model
+counts and for the few form-like elements whose text SPEC S3 ignores. Regexes
+over the page text start with a literal (":", "#") where they can, so the regex
+engine skips between candidates in C. Only the features the model names are
+computed (by family; post features one by one). Lengths are UTF-8 bytes without
+whitespace, which weighs a Chinese character about like a short English word, so
+thresholds do not depend on language. Counts enter as log(1 + n) so one huge page
+does not dominate scaling. Feature names start with their family (txt, head, tag,
+lst, post): SVM-RFE selects per family first.
+
+Dropped by grouped-CV ablation (docs/BENCHMARKS.md, page type): the seed's
+visible-text type words and punctuation/sentence statistics (one regex pass over
+the lower-cased text, most of the former cost, no macro-F1 gain) and the href
+keyword shares (macro-F1 equal or better without them).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable
-from functools import cached_property, lru_cache
+from collections.abc import Callable, Collection
+from functools import cached_property
 from math import log1p
 
 from lxml import etree, html
 
 from pipelines.pagetype.vocab import (
+    ACTION_WORDS,
     COMMON_TAGS,
     HEAD_WORDS,
     IGNORED_TAGS,
-    OTHER_MARKS,
     PAGER_WORDS,
-    SENTENCE_MARKS,
-    TEXT_WORDS,
     TYPE_CLASSES,
-    URL_KEYWORDS,
+    USER_HREF_WORDS,
 )
 
 HEADLINE_BYTES = 24  # link text this heavy reads as a headline (8 CJK chars, ~4 English words)
 RUN_CANDIDATES = 5  # longest raw gaps re-weighed without whitespace to find the longest run
-_DATED_HREF = re.compile(r"(?<!\d)(?:19|20)\d{2}[-/_]?[01]\d(?:[-/_]?[0-3]\d)?(?!\d)")
-_TEXT_DATE = re.compile(r"(?<!\d)(?:19|20)\d\d(?:[-/.]|年)[01]?\d(?:[-/.]|月)[0-3]?\d(?!\d)")
+# Whitespace characters with their UTF-8 sizes (no-break and ideographic spaces are wider).
+WHITESPACE = tuple((c, len(c.encode("utf-8"))) for c in (" ", "\n", "\t", "\r", "\xa0", "\u3000"))
+_TEXT_DATE = re.compile(r"(?:19|20)\d\d[-/.年][01]?\d[-/.月][0-3]?\d(?!\d)")
+_CLOCK = re.compile(r":[0-5]\d(?!\d)")  # the minutes of a clock time: post and reply stamps
+_POST_NUMBER = re.compile(r"#\d{1,5}(?!\d)")  # "#12": a post's number in a thread
+# A link text that is a page number ("2"); the text is joined "\n" + pieces + "\n".
+_PAGE_NUMBER = re.compile(r"\n[^\S\n]*\d{1,3}(?=[^\S\n]*\n)")
 
-_LINK_TEXT = etree.XPath("descendant::a/descendant::text()", smart_strings=False)
+_LINK_TEXT = etree.XPath("descendant::a/descendant::text()[normalize-space()]",
+                         smart_strings=False)
 _HEAD_TEXT = etree.XPath("title/text() | meta/@content", smart_strings=False)
 _HREFS = etree.XPath("descendant::a/@href", smart_strings=False)
 _ELEMENTS = etree.XPath("count(descendant-or-self::*)")
-_PAGE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$", re.M)
-
-
-@lru_cache(maxsize=8)
-def _alternation(words: frozenset[str]) -> re.Pattern[str]:
-    """One regex for all `words`, longest first, so a pass finds each occurrence once."""
-    return re.compile("|".join(map(re.escape, sorted(words, key=lambda w: (-len(w), w)))))
+# Ignored tags that can hold text of their own: void tags (input…) hold none, and option,
+# optgroup and legend sit inside select or fieldset, whose text already includes theirs.
+_TEXT_HOLDERS = tuple(sorted(IGNORED_TAGS - {"input", "isindex", "param", "option", "optgroup",
+                                            "legend"}))
 
 
 def weight(text: str) -> int:
-    """UTF-8 bytes of `text` without whitespace: a language-neutral amount of text."""
-    return len("".join(text.split()).encode("utf-8"))
+    """UTF-8 bytes of `text` without whitespace: a language-neutral amount of text.
+
+    Counting the few whitespace characters is cheaper than splitting a long text.
+    """
+    return len(text.encode("utf-8")) - sum(text.count(c) * size for c, size in WHITESPACE)
 
 
 class PageScan:
     """What the features read from one tree, each fetched once and only when first needed."""
 
-    def __init__(self, root: html.HtmlElement, words: Iterable[str] = ()) -> None:
+    def __init__(self, root: html.HtmlElement) -> None:
         found = root.find("body")
         self.root = root
         self.body = found if found is not None else root
-        self.words = frozenset(words)  # the words and marks `count` may be asked for
 
     def tag_counts(self, tags: Collection[str]) -> Counter[str]:
         """Elements per tag; a tag-filtered iter only wraps the elements asked for."""
@@ -85,39 +94,36 @@ class PageScan:
         """Text under SPEC's ignored tags (forms, buttons…): subtracted from every text figure."""
         return "\n".join(
             etree.tostring(el, method="text", encoding=str, with_tail=False)
-            for el in self.body.iter(*IGNORED_TAGS)
-            if next(el.iterancestors(*IGNORED_TAGS), None) is None)
-
-    @cached_property
-    def text(self) -> str:
-        return self.full_text.lower()
+            for el in self.body.iter(*_TEXT_HOLDERS)
+            if next(el.iterancestors(*_TEXT_HOLDERS), None) is None)
 
     @cached_property
     def text_weight(self) -> int:
         return max(weight(self.full_text) - weight(self.hidden_text), 1)
 
-    @cached_property
-    def word_counts(self) -> Counter[str]:
-        """Each scanned word in the visible text: one pass, hidden text taken off."""
-        if not self.words:
-            return Counter()
-        pattern = _alternation(self.words)
-        counts = Counter(pattern.findall(self.text))
-        if self.hidden_text:
-            counts.subtract(pattern.findall(self.hidden_text.lower()))
-        return counts
-
-    def count(self, words: Collection[str]) -> int:
-        """Occurrences of `words` (all among the scanned ones) in the visible, lower-cased text."""
-        return sum(self.word_counts[w] for w in words)
+    def visible_count(self, pattern: re.Pattern[str]) -> int:
+        """Matches of `pattern` in the body text, less those in ignored (form) text."""
+        found = len(pattern.findall(self.full_text))
+        return found - len(pattern.findall(self.hidden_text)) if found else 0
 
     @cached_property
     def link_pieces(self) -> list[str]:
+        """Text nodes inside links, whitespace-only ones left out by libxml2."""
         return _LINK_TEXT(self.body)
+
+    @cached_property
+    def link_text(self) -> str:
+        """All link text, lower-cased, one piece a line, with a newline before and after."""
+        return "\n" + "\n".join(self.link_pieces).lower() + "\n"
 
     @cached_property
     def refs(self) -> list[str]:
         return _HREFS(self.body)
+
+    @cached_property
+    def user_links(self) -> int:
+        """Links to a member's profile page: a thread has one per post."""
+        return _count_words("\n".join(self.refs).lower(), USER_HREF_WORDS)
 
     @cached_property
     def head_pager(self) -> int:
@@ -148,16 +154,18 @@ def _longest_run(scan: PageScan) -> int:
     return max(weight(text[start:start + size]) for size, start in longest)
 
 
+def _count_words(text: str, words: Collection[str]) -> int:
+    return sum(map(text.count, words))
+
+
 def _list_features(scan: PageScan) -> dict[str, float]:
     """Language-neutral list signals: link-cut text, headline links, pagers, dates."""
-    links = max(len(scan.refs), 1)
+    links = max(len(scan.link_pieces), 1)  # link texts: image-only links do not dilute
     headlines = sum(len(p.strip().encode("utf-8")) >= HEADLINE_BYTES for p in scan.link_pieces)
     run = _longest_run(scan)
-    dates = len(_TEXT_DATE.findall(scan.full_text))
-    link_text = "\n".join(scan.link_pieces)
-    link_weight = weight(link_text)
-    link_text = link_text.lower()
-    pager = sum(link_text.count(w) for w in PAGER_WORDS) + scan.head_pager
+    dates = scan.visible_count(_TEXT_DATE)
+    link_weight = weight(scan.link_text)
+    pager = _count_words(scan.link_text, PAGER_WORDS) + scan.head_pager
     return {
         "lst_run": log1p(run),
         "lst_run_share": min(run / scan.text_weight, 1.0),
@@ -165,14 +173,29 @@ def _list_features(scan: PageScan) -> dict[str, float]:
         "lst_headlines": log1p(headlines),
         "lst_headline_share": headlines / links,
         "lst_mean_link": link_weight / links,
-        "lst_page_numbers": log1p(len(_PAGE_NUMBER.findall(link_text))),
+        "lst_page_numbers": log1p(len(_PAGE_NUMBER.findall(scan.link_text))),
         "lst_pager_words": log1p(pager),
         "lst_dates": log1p(dates),
         "lst_dates_per_headline": dates / max(headlines, 1),
     }
 
 
-Wanted = Callable[[str], bool]  # is this feature name asked for?
+def _post_numbers(scan: PageScan) -> int:
+    """Post numbers: "#12" and "楼" (floor, as in "3楼"), form text left out."""
+    floors = scan.full_text.count("楼") - scan.hidden_text.count("楼")
+    return scan.visible_count(_POST_NUMBER) + floors
+
+
+# Forum-thread signals: repeated posts each carry a clock time, a number ("#12", "3楼"), an
+# author link and reply/quote buttons; an article has one time and one author, a list no
+# buttons. Each is computed only when asked for: the profile links need every href.
+_POST: dict[str, Callable[[PageScan], float]] = {
+    "post_clock_times": lambda scan: log1p(scan.visible_count(_CLOCK)),
+    "post_numbers": lambda scan: log1p(_post_numbers(scan)),
+    "post_user_links": lambda scan: log1p(scan.user_links),
+    "post_user_link_share": lambda scan: scan.user_links / max(len(scan.refs), 1),
+    "post_actions": lambda scan: log1p(_count_words(scan.link_text, ACTION_WORDS)),
+}
 
 
 def _tag_features(scan: PageScan, tags: Collection[str]) -> dict[str, float]:
@@ -182,67 +205,18 @@ def _tag_features(scan: PageScan, tags: Collection[str]) -> dict[str, float]:
     return features
 
 
-def _text_kinds(want: Wanted) -> list[str]:
-    return [kind for kind in TYPE_CLASSES if want(f"txt_kw_{kind}")]
-
-
-def _other_marks_wanted(want: Wanted) -> bool:
-    return want("gram_other_marks") or want("gram_marks_per_char")
-
-
-def scanned_words(want: Wanted, grammar: bool) -> set[str]:
-    """The words and marks the wanted features count, found together in one pass."""
-    words = {w for kind in _text_kinds(want) for w in TEXT_WORDS[kind]}
-    if grammar:
-        words.update(m for forms in SENTENCE_MARKS.values() for m in forms)
-    if _other_marks_wanted(want):
-        words.update(OTHER_MARKS)
-    return words
-
-
-def _word_features(scan: PageScan, want: Wanted) -> dict[str, float]:
+def _head_features(scan: PageScan) -> dict[str, float]:
+    """Type words in <title> and <meta content>, and the amount of visible text."""
     head = scan.head_text
-    features = {f"head_kw_{kind}": log1p(sum(head.count(w) for w in HEAD_WORDS[kind]))
+    features = {f"head_kw_{kind}": log1p(_count_words(head, HEAD_WORDS[kind]))
                 for kind in TYPE_CLASSES}
-    features.update({f"txt_kw_{kind}": log1p(scan.count(TEXT_WORDS[kind]))
-                     for kind in _text_kinds(want)})
     features["txt_chars"] = log1p(scan.text_weight)
     return features
 
 
-def _grammar_features(scan: PageScan, want: Wanted) -> dict[str, float]:
-    """Punctuation counts (Chinese and Western together) and sentence statistics."""
-    marks = {name: scan.count(forms) for name, forms in SENTENCE_MARKS.items()}
-    sentences = sum(marks.values())
-    features = {f"gram_share_{name}": n / max(sentences, 1) for name, n in marks.items()}
-    features["gram_sentences"] = log1p(sentences)
-    features["gram_mean_sentence"] = log1p(scan.text_weight / max(sentences, 1))
-    if _other_marks_wanted(want):
-        others = scan.count(OTHER_MARKS)
-        features["gram_other_marks"] = log1p(others)
-        features["gram_marks_per_char"] = (sentences + others) / scan.text_weight
-    return features
-
-
-def _link_features(scan: PageScan, want: Wanted) -> dict[str, float]:
-    """Share of hrefs holding each class's URL keywords, dated hrefs, link-text share."""
-    refs = "\n".join(scan.refs).lower()
-    count = max(len(scan.refs), 1)
-    features = {
-        f"link_kw_{kind}": sum(refs.count(k) for k in URL_KEYWORDS[kind]) / count
-        for kind in TYPE_CLASSES if want(f"link_kw_{kind}")
-    }
-    features["link_dated_share"] = len(_DATED_HREF.findall(refs)) / count
-    features["link_count"] = log1p(len(scan.refs))
-    features["link_text_share"] = min(weight("".join(scan.link_pieces)) / scan.text_weight, 1.0)
-    return features
-
-
-_FAMILIES: tuple[tuple[frozenset[str], Callable[[PageScan, Wanted], dict[str, float]]], ...] = (
-    (frozenset(("head", "txt")), _word_features),
-    (frozenset(("gram",)), _grammar_features),
-    (frozenset(("link",)), _link_features),
-    (frozenset(("lst",)), lambda scan, _: _list_features(scan)),
+_FAMILIES: tuple[tuple[frozenset[str], Callable[[PageScan], dict[str, float]]], ...] = (
+    (frozenset(("head", "txt")), _head_features),
+    (frozenset(("lst",)), _list_features),
 )
 
 
@@ -253,11 +227,12 @@ def page_features(root: html.HtmlElement,
         return names is None or name in names
 
     wanted = None if names is None else {n.split("_", 1)[0] for n in names}
-    scan = PageScan(root, scanned_words(want, wanted is None or "gram" in wanted))
+    scan = PageScan(root)
     features: dict[str, float] = {}
     for families, compute in _FAMILIES:
         if wanted is None or wanted & families:
-            features.update(compute(scan, want))
+            features.update(compute(scan))
+    features.update({name: compute(scan) for name, compute in _POST.items() if want(name)})
     if wanted is None or wanted & {"tag", "head"}:
         features.update(_tag_features(scan, [t for t in COMMON_TAGS if want(f"tag_{t}")]))
     return features

@@ -1,8 +1,9 @@
 """Word lists the page-type features count; kept apart so features and rules share them.
 
-URL keywords are the seed's lists (SPEC S3). The text words are ours (the seed
-names the idea, not the words): short, common markers in Chinese and English,
-matched as substrings, so no segmentation is needed.
+URL keywords are the seed's lists (SPEC S3). Head, pager, button and profile words
+are ours: short, common markers in Chinese and Western languages, matched as
+substrings, so no segmentation is needed. The seed's visible-text type words and
+punctuation counts were dropped (no grouped-CV gain for their cost, docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -17,18 +18,6 @@ URL_KEYWORDS: dict[str, tuple[str, ...]] = {
              "catid", "special", "data", "club", "group", "rss", "board", "formblogger",
              "profile", "link", "search", "login", "front", "class", "forum-", "channel",
              "fid", "tag"),
-}
-
-# Type words in visible text (lower-cased text is searched).
-TEXT_WORDS: dict[str, tuple[str, ...]] = {
-    "news": ("来源", "记者", "责任编辑", "编辑：", "日电", "通讯员", "新闻", "报道",
-             "reporter", "correspondent", "editor", "said", "news"),
-    "forum": ("回复", "楼主", "发表于", "帖子", "主题", "沙发", "积分", "注册时间", "只看该作者",
-              "reply", "replies", "quote", "posts:", "joined", "thread", "member", "registered"),
-    "blog": ("博客", "博文", "博主", "阅读全文", "标签", "分类", "posted by", "posted on",
-             "leave a reply", "comments", "permalink", "blog", "archives"),
-    "list": ("下一页", "上一页", "尾页", "首页", "更多", "共", "next", "previous", "older",
-             "newer", "read more", "page", "results"),
 }
 
 # Words in <title> and <meta content>, per type.
@@ -46,6 +35,13 @@ TYPE_CLASSES = ("news", "forum", "blog", "list")
 PAGER_WORDS = ("下一页", "下页", "上一页", "上页", "尾页", "末页", "下一頁", "next", "prev",
                "older", "newer", "»", "›", "次へ", "weiter", "suivant")
 
+# Link texts of a post's buttons: a forum thread repeats them once per post.
+ACTION_WORDS = ("reply", "quote", "回复", "引用", "举报", "report", "zitieren", "antworten",
+                "répondre", "citer", "responder", "citar")
+
+# Href parts of links to a member's profile (vBulletin, phpBB, XenForo, Discuz, WordPress).
+USER_HREF_WORDS = ("member", "user", "profile", "author", "uid=", "/u/")
+
 # SPEC S3: text under these tags is not visible page text.
 IGNORED_TAGS = frozenset((
     "script", "style", "object", "iframe", "textarea", "noscript", "noembed", "marquee",
@@ -61,11 +57,3 @@ COMMON_TAGS = (
     "meta", "nav", "ol", "option", "p", "pre", "section", "select", "small", "span", "strong",
     "table", "td", "th", "time", "tr", "ul",
 )
-
-# Punctuation counted by the grammar features, grouped by function with the Chinese
-# and Western forms together, so the figures describe the page, not its language.
-SENTENCE_MARKS: dict[str, tuple[str, ...]] = {
-    "period": ("。", ". "), "exclaim": ("！", "!"), "question": ("？", "?"),
-    "semicolon": ("；", ";"),
-}
-OTHER_MARKS = ("，", "、", "：", "“", "”", "（", "《", ", ", ": ", '"', "(", "|", "»", "›")

@@ -35,8 +35,9 @@ _NOISE = re.compile(rf"(?:^|[\s_\-])(?:{_NOISE_WORDS})(?=$|[\s_\-\d])")
 _CONTENT = re.compile(r"article|body|content|main|entry|story|text|post|detail|zhengwen")
 # Tags that hold the article by definition; class words never make them noise.
 _CONTENT_TAGS = frozenset({"article", "main", "body", "html"})
-# A hint never removes a block that visibly holds the article (compiled once, not per call).
-_KEEP_INSIDE = etree.XPath(".//h1|.//article|.//*[@itemprop='articleBody']")
+# A hint never removes a block that visibly holds the article: a headline, an <article>
+# or a declared article body (see Markup.holders).
+_KEEP_INSIDE = ("h1", "article")
 _NOISE_ROLES = ("navigation", "complementary", "contentinfo", "banner")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
@@ -84,7 +85,9 @@ class Markup:
     body: lxml.html.HtmlElement
     # (element, parent, tag, class attribute or "", hint_words, role or None) per element
     rows: list[tuple[lxml.html.HtmlElement, lxml.html.HtmlElement, str, str, str, str | None]]
-    _holders: dict[etree.XPath, set] = field(default_factory=dict, repr=False)
+    # elements declared as the article body (itemprop=articleBody), read in the same walk
+    article_bodies: list[lxml.html.HtmlElement] = field(default_factory=list)
+    _holders: dict[tuple[str, ...], set] = field(default_factory=dict, repr=False)
     _positions: dict[lxml.html.HtmlElement, int] | None = field(default=None, repr=False)
 
     def position(self, element: lxml.html.HtmlElement) -> int | None:
@@ -103,34 +106,39 @@ class Markup:
             last = child
         return first, self.position(last)
 
-    def holders(self, marks: etree.XPath) -> set[lxml.html.HtmlElement]:
-        """The elements that have, somewhere below them, an element that `marks` (a
-        descendant XPath) finds under <body>.
+    def holders(self, *tags: str) -> set[lxml.html.HtmlElement]:
+        """The elements that have, somewhere below them, an element of one of `tags` or a
+        declared article body.
 
         Asking "does this block hold the headline?" of every candidate block searched its
         whole subtree each time; one upward walk from each of the few marks answers all.
+        (An XPath scan for the itemprop attribute cost as much as the walk itself, so the
+        declared bodies are collected by read_markup.)
         """
-        found = self._holders.get(marks)
+        found = self._holders.get(tags)
         if found is None:
             found = set()
-            for mark in marks(self.body):
+            for mark in [*self.body.iter(*tags), *self.article_bodies]:
                 for ancestor in mark.iterancestors():
                     if ancestor in found:
                         break
                     found.add(ancestor)
-            self._holders[marks] = found
+            self._holders[tags] = found
         return found
 
 
 def read_markup(body: lxml.html.HtmlElement) -> Markup:
     """One walk under `body` filling a Markup."""
     rows = []
+    article_bodies = []
     for element in body.iterdescendants(etree.Element):
-        classes, ident = element.get("class") or "", element.get("id") or ""
+        get = element.get
+        classes, ident = get("class") or "", get("id") or ""
         words = _split_hint(classes, ident) if classes or ident else ""
-        rows.append((element, element.getparent(), element.tag, classes, words,
-                     element.get("role")))
-    return Markup(body, rows)
+        rows.append((element, element.getparent(), element.tag, classes, words, get("role")))
+        if get("itemprop") == "articleBody":
+            article_bodies.append(element)
+    return Markup(body, rows, article_bodies)
 
 
 class Coverage:
@@ -193,5 +201,5 @@ def find_noise(markup: Markup) -> list[lxml.html.HtmlElement]:
     candidates = (e for e, _, tag, _, words, role in markup.rows  # _noise, inlined: every row
                   if tag in NOISE_TAGS or role in _NOISE_ROLES
                   or (words and tag not in _CONTENT_TAGS and _noise_hint(words)))
-    holders = markup.holders(_KEEP_INSIDE)
+    holders = markup.holders(*_KEEP_INSIDE)
     return outermost(markup, candidates, lambda e: e not in holders)

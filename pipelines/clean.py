@@ -19,7 +19,7 @@ NOT_PAGE_TEXT = frozenset({"script", "style", "head", "noscript", "template", "s
                            "option", "textarea", "button", "input", "title", "meta", "link"})
 # Candidates for "hidden": libxml2 finds the few elements with these attributes in C; their
 # style is then read in Python (translate() on every element cost 2 ms/page).
-_HIDDEN_CANDIDATES = lxml.etree.XPath(".//*[@hidden or @style]")
+_HIDDEN_CANDIDATES = lxml.etree.XPath("descendant::*[@hidden or @style]")
 _HIDING_STYLES = ("display:none", "visibility:hidden")
 
 

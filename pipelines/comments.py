@@ -82,7 +82,7 @@ def _named_sections(markup: Markup, removed: set) -> list[lxml.html.HtmlElement]
     """Outermost blocks named as a comment section that do not hold the article itself."""
     candidates = (e for e, _, tag, _, words, _ in markup.rows
                   if words and tag not in _NEVER_SECTION and _section_hint(words))
-    holders = markup.holders(_HOLDS_ARTICLE)
+    holders = markup.holders("h1")
     return outermost(markup, candidates, lambda e: e not in holders, removed)
 
 
@@ -157,24 +157,25 @@ def repeated_groups(markup: Markup) -> list[list[lxml.html.HtmlElement]]:
     Shapes are only worked out where siblings of one tag differ in class (odd/even, item-3):
     elsewhere the class string itself keeps groups apart, and most rows are never shaped.
     """
-    by_classes: dict[tuple, list[int]] = {}
-    for index, (_, parent, tag, classes, _, _) in enumerate(markup.rows):
+    by_classes: dict[tuple, list] = {}
+    for element, parent, tag, classes, _, _ in markup.rows:
         members = by_classes.get((parent, tag, classes))
         if members is None:
-            by_classes[(parent, tag, classes)] = [index]
+            by_classes[(parent, tag, classes)] = [element]
         else:
-            members.append(index)
+            members.append(element)
     variants = Counter((parent, tag) for parent, tag, _ in by_classes)
-    groups: dict[tuple, list[int]] = {}
-    for (parent, tag, classes), indexes in by_classes.items():
-        shape = _shape_words(classes) if classes and variants[(parent, tag)] > 1 else classes
-        merged = groups.setdefault((parent, tag, shape), [])
-        if merged:
-            indexes = sorted(merged + indexes)
-            merged.clear()
-        merged.extend(indexes)
-    rows = markup.rows
-    return [[rows[i][0] for i in indexes] for indexes in groups.values() if len(indexes) >= 2]
+    groups: dict[tuple, list] = {}
+    for (parent, tag, classes), members in by_classes.items():
+        if variants[(parent, tag)] > 1 and classes:
+            classes = _shape_words(classes)
+        merged = groups.get((parent, tag, classes))
+        if merged is None:
+            groups[(parent, tag, classes)] = members
+        else:
+            merged.extend(members)
+            merged.sort(key=markup.position)
+    return [members for members in groups.values() if len(members) >= 2]
 
 
 def _items(section: lxml.html.HtmlElement, groups: list[list]) -> list[lxml.html.HtmlElement]:

@@ -73,7 +73,7 @@ def count_punctuation(text: str | None) -> int:
 def _add_text(node: NodeStats, text: str | None, punctuation: bool) -> None:
     """Count one text chunk (an element's text or a counted child's tail) as `node`'s own."""
     if text and not text.isspace():
-        node.own_chars += visible_chars(text)
+        node.own_chars += len("".join(text.split()))  # visible_chars, inlined: every chunk
         if punctuation:
             node.own_punct += count_punctuation(text)
 
@@ -187,8 +187,9 @@ def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> N
     body_stats = stats[body]
     leaf = NodeStats()  # the DOM's text nodes are children too (text<br>text… bodies)
     for element, node in reversed(stats.items()):
-        node.density = main(node, body_stats)
-        if tie is not None:
+        # every density is 0 without text; a third of the nodes need no call
+        node.density = main(node, body_stats) if node.chars else 0.0
+        if tie is not None and node.chars:
             node.density += params.tie_break_weight * tie(node, body_stats)
         total = 0.0
         best, best_sum = element, -math.inf

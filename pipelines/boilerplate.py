@@ -87,6 +87,9 @@ class Markup:
     rows: list[tuple[lxml.html.HtmlElement, lxml.html.HtmlElement, str, str, str, str | None]]
     # elements declared as the article body (itemprop=articleBody), read in the same walk
     article_bodies: list[lxml.html.HtmlElement] = field(default_factory=list)
+    # siblings by (parent, tag, class attribute), in document order: the raw material of
+    # repeated shapes (comment lists, forum posts), gathered in the same walk
+    siblings: dict[tuple, list[lxml.html.HtmlElement]] = field(default_factory=dict)
     _holders: dict[tuple[str, ...], set] = field(default_factory=dict, repr=False)
     _positions: dict[lxml.html.HtmlElement, int] | None = field(default=None, repr=False)
 
@@ -131,14 +134,21 @@ def read_markup(body: lxml.html.HtmlElement) -> Markup:
     """One walk under `body` filling a Markup."""
     rows = []
     article_bodies = []
+    siblings: dict[tuple, list] = {}
     for element in body.iterdescendants(etree.Element):
         get = element.get
+        parent, tag = element.getparent(), element.tag
         classes, ident = get("class") or "", get("id") or ""
         words = _split_hint(classes, ident) if classes or ident else ""
-        rows.append((element, element.getparent(), element.tag, classes, words, get("role")))
+        rows.append((element, parent, tag, classes, words, get("role")))
         if get("itemprop") == "articleBody":
             article_bodies.append(element)
-    return Markup(body, rows, article_bodies)
+        same = siblings.get((parent, tag, classes))
+        if same is None:
+            siblings[(parent, tag, classes)] = [element]
+        else:
+            same.append(element)
+    return Markup(body, rows, article_bodies, siblings)
 
 
 class Coverage:

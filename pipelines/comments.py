@@ -157,24 +157,16 @@ def repeated_groups(markup: Markup) -> list[list[lxml.html.HtmlElement]]:
     Shapes are only worked out where siblings of one tag differ in class (odd/even, item-3):
     elsewhere the class string itself keeps groups apart, and most rows are never shaped.
     """
-    by_classes: dict[tuple, list] = {}
-    for element, parent, tag, classes, _, _ in markup.rows:
-        members = by_classes.get((parent, tag, classes))
-        if members is None:
-            by_classes[(parent, tag, classes)] = [element]
-        else:
-            members.append(element)
-    variants = Counter((parent, tag) for parent, tag, _ in by_classes)
+    variants = Counter((parent, tag) for parent, tag, _ in markup.siblings)
     groups: dict[tuple, list] = {}
-    for (parent, tag, classes), members in by_classes.items():
+    for (parent, tag, classes), members in markup.siblings.items():
         if variants[(parent, tag)] > 1 and classes:
             classes = _shape_words(classes)
         merged = groups.get((parent, tag, classes))
         if merged is None:
             groups[(parent, tag, classes)] = members
-        else:
-            merged.extend(members)
-            merged.sort(key=markup.position)
+        else:  # a new list: the markup's sibling lists stay as read
+            groups[(parent, tag, classes)] = sorted(merged + members, key=markup.position)
     return [members for members in groups.values() if len(members) >= 2]
 
 

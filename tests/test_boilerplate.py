@@ -3,6 +3,7 @@
 import lxml.html
 
 from pipelines.boilerplate import Coverage, find_noise, outermost, read_markup
+from pipelines.comments import repeated_groups
 
 PAGE = """<html><body>
 <div id="a"><p id="a1">one</p><div id="a2"><span id="a21">two</span></div></div>
@@ -55,3 +56,14 @@ def test_named_furniture_is_found_unless_it_holds_the_headline() -> None:
         "<div class='share-bar'><a>x</a></div><nav><a>y</a></nav></body></html>").find("body")
     found = find_noise(read_markup(body))
     assert [e.get("class") or e.tag for e in found] == ["share-bar", "nav"]
+
+
+def test_repeated_groups_merge_alternating_classes_in_document_order() -> None:
+    body = lxml.html.document_fromstring(
+        "<html><body><ul><li class='c odd'>1</li><li class='c even'>2</li>"
+        "<li class='c odd'>3</li><li class='other'>4</li></ul>"
+        "<p class='x'>a</p><p class='y'>b</p><div>only</div></body></html>").find("body")
+    markup = read_markup(body)
+    groups = [[e.text for e in members] for members in repeated_groups(markup)]
+    assert groups == [["1", "2", "3"]]  # 'other' and the differently named <p>s stay apart
+    assert [e.text for e in markup.siblings[(body.find("ul"), "li", "c odd")]] == ["1", "3"]

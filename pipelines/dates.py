@@ -73,6 +73,7 @@ _SLASHED = re.compile(
     r"(?P<a2>\d{2})/(?P<b2>\d{2})/(?P<y3>\d{2}))(?![\d/])"
     r"(?:,?\s+(?P<H>\d{1,2}):(?P<M>\d{2})\s*(?P<ap>[ap]\.?m\.?)?)?", re.I
 )
+_DIGIT = re.compile(r"\d")  # as the patterns read digits: any script's
 # A bare clock time ("14:05") as the whole text: today, as news lists write it.
 _CLOCK = re.compile(r"\s*(?P<H>[01]?\d|2[0-3])[:：](?P<M>[0-5]\d)\s*")
 _RELATIVE = re.compile(
@@ -159,6 +160,8 @@ def find_date(text: str, now: datetime | None = None,
     if not text:
         return None
     now = now or datetime.now(UTC)
+    if not _DIGIT.search(text):  # every form but the relative words writes a digit
+        return _relative(text, now)
     try:
         return parsedate_to_datetime(text.strip()), text.strip()
     except (TypeError, ValueError, IndexError):

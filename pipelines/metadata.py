@@ -30,15 +30,18 @@ from pipelines.structured import Declared, declared
 # Separators between a headline and the site name in <title> and og:title.
 _TITLE_SPLIT = re.compile(
     r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*")
+_ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")
 _BYLINE_HINT = re.compile(r"author|byline|byl|writer|reporter|zuozhe|作者", re.I)
 _DATE_HINT = re.compile(r"date|datum|fecha|time|publish|posted|pubtime|meta|info|source|riqi|"
                         r"created|updated|submitted|author|byline", re.I)
+# Words that lead into "by": "Posted by", "Erstellt von".
+_BY_LEADS = (r"written|posted|published|erstellt|geschrieben|verfasst|veröffentlicht|publié|"
+             r"publicado|escrito")
 # "By", "Von", "Erstellt von", "View all posts by", optionally a role ("FOCUS-Online-Experte").
 _BY_PREFIX = re.compile(
     r"^\s*(?:about the author|über (?:den autor|die autorin))\s*[-–:]?\s*|"
     r"^\s*(?-i:By|Von)(?=[A-ZÄÖÜ][a-zäöüß])|"  # "ByAlex Bozarjian": markup without a space
-    r"^\s*[-–—]*\s*(?:(?:written|posted|published|erstellt|geschrieben|verfasst|veröffentlicht|"
-    r"publié|publicado|escrito|ein artikel|(?:zeige |show |view )?(?:alle |all )?"
+    rf"^\s*[-–—]*\s*(?:(?:{_BY_LEADS}|ein artikel|(?:zeige |show |view )?(?:alle |all )?"
     r"(?:beiträge|posts|articles|artikel))\s+)?(?:by|von|par|por|di|door|av|af|"
     r"autor(?:in|en)?|authors?|text|texto)\s*[:：]?(?:\s+|$)(?:(?:\S*(?:redakteur|redaktor|"
     r"experte|expertin|reporter|korrespondent|correspondent)\w*)\s+)?", re.I)
@@ -65,6 +68,7 @@ _NAME_END = re.compile(
 _CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期)\s*[:：]\s*"
                        r"([^\s|丨｜/]+(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
 _CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
+_CN_LABEL_ENDS = "者源辑间期"  # the last character of every _CN_FIELD label
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-]?(\d{2})[/-]?(\d{2})/")
 _URL_DAY_FIRST = re.compile(r"/(\d{2})[-.](\d{2})[-.]((?:19|20)\d{2})(?:[/.?#-]|$)")
 # A link to an author's page names the author ("/author/jane-doe/", "/autoren/Clara-Loew").
@@ -77,6 +81,9 @@ _DATE_LEAD_WORDS = frozenset({"posted", "published", "veröffentlicht", "erschie
 # What may stand around a date besides the date itself: "Posted on …, 13:30 Uhr" (no name).
 _ONLY_DATE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(sorted(_DATE_LEAD_WORDS))
                         + r"|uhr|um|am|at|on|le|el)\b[\W\d_]*)*", re.I)
+# A "by" standing alone, its name in the next element.
+_LONE_BY = re.compile(rf"(?:(?:{_BY_LEADS})\s+)?(?:by|von|par|por)\s*[:：]?", re.I)
+LONE_BY_REACH = 3  # blocks after a lone "by" looked at for the name
 _NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
 MAX_NAME_WORDS = 4  # "Dr. Karin J. Schmitz"
 _COMMENT_HINT = re.compile(r"comment|kommentar|reply|replies|respond|discuss|disqus", re.I)
@@ -99,11 +106,13 @@ SITE_PART_RATIO = 1.5
 MIN_SITE_KEY = 4  # shorter site keys match only whole title parts
 _SITE_SEPARATOR = r"\s*[-|–—·•:»_｜/]+\s*"  # between a declared site name and the headline
 _DASHES = str.maketrans("–—‐‑", "----")
+_NOT_KEY = re.compile(r"[\W_]+")
 MIN_LONE_H1_WORDS = 3
 MIN_SHORT_H1_WORDS = 2
 BLOCKS_BEFORE_TITLE = 150  # kickers, meta lines and breadcrumbs above the headline
 BLOCKS_AFTER_TITLE = 400
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_ROW_TAGS = _BYLINE_TAGS | _HEADINGS
 NEAR_TITLE_BLOCKS = 30  # the headline's own lines: this many blocks below it
 NEAR_ABOVE_BLOCKS = 3  # a date line just above the headline ("01.11.2023 11:35", a kicker)
 NO_HEADLINE = -(BLOCKS_BEFORE_TITLE + 1)  # without a headline every block counts as above it
@@ -133,23 +142,35 @@ class Metadata:
     language: str | None = None
 
 
+def _text_of(element: lxml.html.HtmlElement) -> str:
+    """The element's text, as text_content() gives it but without an XPath evaluation per
+    call, which cost more than the reading itself on the short elements bylines live in."""
+    return etree.tostring(element, method="text", encoding=str, with_tail=False)
+
+
 def _clean(text: str | None) -> str | None:
     text = " ".join((text or "").split())
     return text or None
 
 
+# Cached: the same titles, headings and site names are folded again and again on a page, and
+# str.translate is slow.
+@lru_cache(maxsize=8192)
 def _fold(text: str) -> str:
     return " ".join(text.casefold().translate(_DASHES).split())
 
 
+@lru_cache(maxsize=8192)
 def _key(text: str) -> str:
     """Letters and digits only: "MacTechNews.de" and "mactechnews.de" are one site."""
-    return re.sub(r"[\W_]+", "", text.casefold())
+    return _NOT_KEY.sub("", text.casefold())
 
 
-def _host_keys(url: str | None) -> set[str]:
+@lru_cache(maxsize=1024)
+def _host_keys(url: str | None) -> frozenset[str]:
+    """Cached: every title part and heading of a page is checked against its host."""
     host = _host(url)
-    return {k for k in (_key(host), _key(host.split(".")[0])) if k}
+    return frozenset(k for k in (_key(host), _key(host.split(".")[0])) if k)
 
 
 def is_site_name(text: str, site_name: str | None, url: str | None, loose: bool = False) -> bool:
@@ -174,11 +195,14 @@ def _cut_site(title: str, site_name: str | None) -> str:
     return cut.strip()
 
 
-def title_parts(title: str) -> list[str]:
-    """A <title> or og:title split at headline/site separators."""
-    return [p.strip() for p in _TITLE_SPLIT.split(title) if p.strip()]
+@lru_cache(maxsize=4096)
+def title_parts(title: str) -> tuple[str, ...]:
+    """A <title> or og:title split at headline/site separators (cached: a page's titles are
+    split by several rules)."""
+    return tuple(p.strip() for p in _TITLE_SPLIT.split(title) if p.strip())
 
 
+@lru_cache(maxsize=4096)
 def strip_site_name(title: str, site_name: str | None = None, url: str | None = None) -> str:
     """The headline of a "Headline - Site" or "Site | Headline" title.
 
@@ -223,20 +247,39 @@ def _inside(inner: str, outer: str) -> bool:
     return not any(c.isalnum() and c < "\u3000" for c in before + after)
 
 
+def _find_ignoring_case(part: str, text: str) -> int:
+    """Where `part` first stands in `text` with case ignored as re.I ignores it, else -1.
+
+    Where every character is Latin-1 or caseless, str.lower() pairs characters as re.I does
+    and needs no pattern: compiling one per page cost more than all title rules.
+    """
+    if all(map(_plain_case, set(part + text))):
+        return text.lower().find(part.lower())
+    found = re.search(re.escape(part), text, re.I)
+    return found.start() if found else -1
+
+
+@lru_cache(maxsize=4096)
+def _plain_case(char: str) -> bool:
+    """Latin-1 (its case partners outside it, ſ or K, are then absent) or a non-letter
+    without case: re.I and str.lower() agree on it, one character for one."""
+    return char <= "\xff" or (char.lower() == char == char.upper() and not char.isalpha())
+
+
 def _is_title_part(headline: str, title: str) -> bool:
     """`headline` is `title` less parts at a separator, not a headline cut short."""
-    found = re.search(re.escape(headline), title, re.I)
-    if not found or headline == title:
+    at = -1 if headline == title else _find_ignoring_case(headline, title)
+    if at < 0:
         return False
-    before, after = title[: found.start()], title[found.end():]
-    return bool((not before or re.search(f"(?:{_TITLE_SPLIT.pattern})$", before))
+    before, after = title[:at], title[at + len(headline):]
+    return bool((not before or _ENDS_WITH_SPLIT.search(before))
                 and (not after or _TITLE_SPLIT.match(after)))
 
 
-def _references(tree, found: Declared, url: str | None) -> tuple[list[str], list[str]]:
+def _references(found: Declared, url: str | None) -> tuple[list[str], list[str]]:
     """(headlines, title parts): the declared and <title> headlines with site names cut, and
     every part of both titles."""
-    declared_title, tag = _clean(found.title), _clean(tree.findtext(".//title"))
+    declared_title, tag = _clean(found.title), _clean(found.page_title)
     titles = [t for t in (declared_title, tag) if t]
     refs = [strip_site_name(t, found.site_name, url) for t in titles]
     if declared_title and tag and _is_title_part(declared_title, tag):
@@ -255,9 +298,9 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     words; an <h2> equal to a part of a headline; the page's only <h1> (repeated ones are
     widgets'); the declared headline.
     """
-    refs, parts = _references(tree, found, url)
+    refs, parts = _references(found, url)
     refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
-    whole = [_clean(t) for t in (found.title, tree.findtext(".//title")) if _clean(t)]
+    whole = [_clean(t) for t in (found.title, found.page_title) if _clean(t)]
     kickers = {_fold(p) for p in parts} - {_fold(t) for t in refs + whole}
     h1s = [t for t in (_without_kicker(h, kickers) for h in tree.iter("h1"))
            if t and not is_site_name(t, found.site_name, url)]
@@ -290,11 +333,11 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
 def _without_kicker(h1: lxml.html.HtmlElement, kickers: set[str]) -> str | None:
     """The <h1>'s text less a leading kicker element that the <title> names as a part of its
     own, not as the headline (<h1><span>Initiative EnergieEffizienz</span> Kostenloser …)."""
-    text = _clean(h1.text_content())
+    text = _clean(_text_of(h1))
     first = next(h1.iterchildren(etree.Element), None)
     if not text or first is None or (h1.text or "").strip():
         return text
-    kicker = _clean(first.text_content())
+    kicker = _clean(_text_of(first))
     if kicker and _fold(kicker) in kickers and text.startswith(kicker) and text != kicker:
         return text[len(kicker):].strip()
     return text
@@ -309,7 +352,7 @@ def _named_heading(headings: list[str], names: list[str]) -> str | None:
 def _h2s(tree: lxml.html.HtmlElement, found: Declared, url: str | None) -> list[str]:
     """<h2> texts that are not the site's name: the headline of pages whose <h1>s hold the
     logo or a section name."""
-    return [t for t in (_clean(h.text_content()) for h in tree.iter("h2"))
+    return [t for t in (_clean(_text_of(h)) for h in tree.iter("h2"))
             if t and not is_site_name(t, found.site_name, url)]
 
 
@@ -321,15 +364,42 @@ def _shortened(h1: str, headline: str) -> bool:
     return len(mine) >= MIN_SHORT_H1_WORDS and all(word in theirs for word in mine)
 
 
-class Block(NamedTuple):
-    """One element near the headline where bylines and dates live."""
+class Block:
+    """One element near the headline where bylines and dates live.
 
-    element: lxml.html.HtmlElement
-    text: str | None  # None when empty or longer than MAX_BYLINE_CHARS
-    since_title: int  # blocks since the headline: 1 = the first after it, negative above it
-    hint: str  # class and id words
-    head: str | None  # the start of a longer text, where a byline or dateline runs on
-    shut: bool  # inside a removed block: read only as a marked byline, never for a date
+    Its text is read on first use: most pages declare their author and date, and then few
+    blocks are ever read (reading text was the costliest step of metadata).
+    """
+
+    __slots__ = ("element", "since_title", "hint", "shut", "_text", "_head")
+
+    def __init__(self, element: lxml.html.HtmlElement, since_title: int, hint: str,
+                 shut: bool) -> None:
+        self.element = element
+        self.since_title = since_title  # 1 = the first block after the headline, < 0 above it
+        self.hint = hint  # class and id words
+        self.shut = shut  # inside a removed block: read only as a marked byline, never a date
+        self._head: str | None | bool = False  # False until the text is read
+
+    @property
+    def text(self) -> str | None:
+        """The cleaned text; None when empty or longer than MAX_BYLINE_CHARS."""
+        if self._head is False:
+            self._read()
+        return self._text
+
+    @property
+    def head(self) -> str | None:
+        """The start of a longer text, where a byline or dateline runs on."""
+        if self._head is False:
+            self._read()
+        return self._head
+
+    def _read(self) -> None:
+        raw = _text_of(self.element)  # a long text is not cleaned: that is costly
+        text = _clean(raw) if len(raw) <= MAX_RAW_CHARS else None
+        self._text = text if text and len(text) <= MAX_BYLINE_CHARS else None
+        self._head = None if self._text or not text else text[:MAX_BYLINE_CHARS]
 
 
 # (element, tag, class/id words, inside a removed block): plain tuples, made for every element.
@@ -349,8 +419,10 @@ _names_credit = _hint_test(_CREDIT_HINT)
 
 
 def _marked_byline(element: lxml.html.HtmlElement, hint: str) -> bool:
-    """Named as a byline by class/id or rel=author."""
-    return _names_byline(hint) or element.get("rel") == "author"
+    """Named as a byline by class/id, rel=author or microdata (itemprop=author: the page's
+    own byline, when the declared author is only the publisher)."""
+    return (_names_byline(hint) or element.get("rel") == "author"
+            or "author" in (element.get("itemprop") or "").split())
 
 
 def _rows(markup: Markup, removed: Collection) -> list[_Row]:
@@ -359,7 +431,7 @@ def _rows(markup: Markup, removed: Collection) -> list[_Row]:
     by"), in document order: read off the shared markup table, not a new walk. A form that
     holds the <h1> wraps the whole page (ASP.NET) and stays open."""
     closed: dict = {}  # element → the outermost removed block holding it
-    found = []
+    found: list[_Row] = []
     for element, parent, tag, _, hint, _ in markup.rows:
         if (parent in closed or element in removed
                 or (tag == "form" and element.find(".//h1") is None)):
@@ -367,7 +439,7 @@ def _rows(markup: Markup, removed: Collection) -> list[_Row]:
             if (hint and tag in _BYLINE_TAGS and _names_byline(hint)
                     and not _in_comment(element, root)):
                 found.append((element, tag, hint, True))
-        elif tag in _BYLINE_TAGS or tag in _HEADINGS:
+        elif tag in _ROW_TAGS:
             found.append((element, tag, hint, False))
     return found
 
@@ -386,16 +458,15 @@ def _headline_at(rows: list[_Row], title: str | None) -> int | None:
     """Index of the first heading that holds the title, else of the first <h1> (a page may
     put "Quicklinks" in an <h1> and the headline in an <h2>)."""
     headings = [i for i, row in enumerate(rows) if row[1] in _HEADINGS]
-    held = (i for i in headings if title and _inside(title, rows[i][0].text_content()))
+    held = (i for i in headings if title and _inside(title, _text_of(rows[i][0])))
     return next(held, next((i for i in headings if rows[i][1] == "h1"), None))
 
 
 def _is_block(tag: str, hint: str) -> bool:
     """Byline-tag elements, and headings below <h1> named as a byline or date
     (<h5 class="field--name-author">)."""
-    if tag not in _HEADINGS:
-        return True
-    return tag != "h1" and (_names_byline(hint) or _names_date(hint))
+    return tag not in _HEADINGS or (
+        tag != "h1" and (_names_byline(hint) or _names_date(hint)))
 
 
 def page_blocks(markup: Markup, removed: Collection, title: str | None = None) -> list[Block]:
@@ -407,18 +478,9 @@ def page_blocks(markup: Markup, removed: Collection, title: str | None = None) -
     at = _headline_at(rows, title)
     start = 0 if at is None else max(0, at - BLOCKS_BEFORE_TITLE)
     stop = (0 if at is None else at + 1) + BLOCKS_AFTER_TITLE
-    blocks = []
-    for index in range(start, min(stop, len(rows))):
-        element, tag, hint, shut = rows[index]
-        if not _is_block(tag, hint):
-            continue
-        raw = element.text_content()  # a long text is not cleaned: that is the costly part
-        text = _clean(raw) if len(raw) <= MAX_RAW_CHARS else None
-        short = text if text and len(text) <= MAX_BYLINE_CHARS else None
-        since = NO_HEADLINE if at is None else index - at
-        blocks.append(Block(element, short, since, hint,
-                            None if short or not text else text[:MAX_BYLINE_CHARS], shut))
-    return blocks
+    return [Block(element, NO_HEADLINE if at is None else index - at, hint, shut)
+            for index, (element, tag, hint, shut) in enumerate(rows[start:stop], start)
+            if _is_block(tag, hint)]
 
 
 class Clock(NamedTuple):
@@ -511,7 +573,7 @@ def _marked_names(element: lxml.html.HtmlElement, value: str) -> str | None:
     other between list separators ("<a>A</a>, <a>B</a> Tags: …" → "A, B")."""
     end = 0
     for inner in islice(element.iterdescendants(etree.Element), INNER_NAME_ELEMENTS):
-        name = _clean(inner.text_content())
+        name = _clean(_text_of(inner))
         at = value.find(name, end) if name else -1
         gap = value[end:at]
         if at >= 0 and _SEPARATORS.fullmatch(gap) and (not end or gap.strip()):
@@ -534,10 +596,10 @@ def _author_links(link: lxml.html.HtmlElement) -> str | None:
     links = list(parent.iter("a"))
     if len(links) < 2 or not all(_AUTHOR_HREF.search(a.get("href") or "") for a in links):
         return None
-    whole = _clean(parent.text_content()) or ""
+    whole = _clean(_text_of(parent)) or ""
     rest = whole
     for a in links:
-        rest = rest.replace(_clean(a.text_content()) or "", "", 1)
+        rest = rest.replace(_clean(_text_of(a)) or "", "", 1)
     return whole if len(whole) <= MAX_BYLINE_CHARS and _SEPARATORS.fullmatch(rest) else None
 
 
@@ -550,31 +612,58 @@ def _is_credit(element: lxml.html.HtmlElement) -> bool:
     return False
 
 
-def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True):
+def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_labels: bool = True):
     """(author, source) from byline elements and Chinese 作者：/来源：/编辑： lines; an editor
     (编辑, 责任编辑) stands in for a missing author, and a marked byline inside a removed
     block (an article footer) for a missing one. Unless `wanted`, only the source is read
-    (the page declares a person)."""
+    (the page declares a person). `cn_labels` false says no Chinese label is on the page:
+    then blocks are read only for a wanted byline."""
+    if not (wanted or cn_labels):
+        return None, None
     author = source = editor = None
     opened = [b for b in blocks if not b.shut]
     for index, block in enumerate(opened):
-        text = block.text
-        if text and (":" in text or "：" in text):
-            for label, value in _CN_FIELD.findall(text):
-                if label in ("作者", "记者") and not author:
-                    author = value
-                elif label == "来源" and not source:
-                    source = value
-                elif label in ("编辑", "责任编辑") and not editor:
-                    editor = value
-        if wanted and not author and not (text and _CN_FIELD.search(text)):
-            author = _byline_name(block, clock)
+        fields = _cn_fields(block.text) if cn_labels else ()
+        for label, value in fields:
+            if label in ("作者", "记者") and not author:
+                author = value
+            elif label == "来源" and not source:
+                source = value
+            elif label in ("编辑", "责任编辑") and not editor:
+                editor = value
+        if wanted and not author and not fields:
+            author = _byline_name(block, clock) or _name_after_by(
+                block, opened[index + 1: index + 1 + LONE_BY_REACH], clock)
             author = author and not _is_credit(block.element) and _inner_name(
                 opened[index + 1:], block.element, author, clock)
         if (author or not wanted) and source:
             break
     shut = (_byline_name(b, clock) for b in blocks if wanted and _is_shut_byline(b))
     return author or editor or next((name for name in shut if name), None), source
+
+
+def _cn_fields(text: str | None) -> list[tuple[str, str]]:
+    """The (label, value) pairs of Chinese 作者：/来源：/发布时间： fields in a short line."""
+    return _CN_FIELD.findall(text) if text and (":" in text or "：" in text) else []
+
+
+def has_cn_labels(body: lxml.html.HtmlElement) -> bool:
+    """Whether a Chinese field label stands anywhere in the page: one search of the whole
+    text spares reading every block for one (a block's text is a part of it). Every label
+    ends in one of a few characters, which a plain search finds faster than the pattern."""
+    text = _text_of(body)
+    return any(c in text for c in _CN_LABEL_ENDS) and _CN_FIELD.search(text) is not None
+
+
+def _name_after_by(block: Block, next_blocks: list[Block], clock: Clock) -> str | None:
+    """The name in the next text after a lone "by" or "Published by" element, where the layout
+    parts the two: a link to the author's profile (<span> by </span><h3><a>delta201</a></h3>),
+    not a line of prose."""
+    if not (block.text and _LONE_BY.fullmatch(block.text)):
+        return None
+    after = next((b for b in next_blocks if b.text), None)
+    name = after and after.element.tag == "a" and clean_name(after.text, clock)
+    return name if name and _name_like(name) and not name[0].isdigit() else None
 
 
 def _is_shut_byline(block: Block) -> bool:
@@ -609,21 +698,21 @@ def _block_date(block: Block, clock: Clock):
         return clock.find(block.text or block.head)
     element = block.element
     value = element.get("datetime") or element.get("content") or element.get("title")
-    return clock.find(value) if value and not element.text_content().strip() else None
+    return clock.find(value) if value and not _text_of(element).strip() else None
 
 
-def page_date(blocks: list[Block], url: str | None, clock: Clock):
+def page_date(blocks: list[Block], url: str | None, clock: Clock, cn_labels: bool = True):
     """(datetime, raw) from <time>, labelled date lines and date-named elements: the headline's
     own lines below it first, then above it (page headers show today's date), then further
     below (teaser lists show other articles' dates); then the URL, then the first date shown
     in the few blocks after the headline (an unnamed byline, a dateline opening the text),
-    then in the few just above it."""
+    then in the few just above it. `cn_labels` as for page_byline."""
     opened = [b for b in blocks if not b.shut]
     below = [b for b in opened if 0 <= b.since_title <= NEAR_TITLE_BLOCKS]
     above = [b for b in opened if b.since_title < 0]
     far = [b for b in opened if b.since_title > NEAR_TITLE_BLOCKS]
-    found = (_marked_date(below, clock) or _marked_date(above, clock)
-             or _marked_date(far, clock) or url_date(url, clock))
+    found = (_marked_date(below, clock, cn_labels) or _marked_date(above, clock, cn_labels)
+             or _marked_date(far, clock, cn_labels) or url_date(url, clock))
     near = below + [b for b in reversed(above) if b.since_title >= -NEAR_ABOVE_BLOCKS]
     shown = (_shown_date(b, clock) for b in near)
     return found or next((date for date in shown if date), None)
@@ -638,7 +727,7 @@ def _shown_date(block: Block, clock: Clock):
     return found if found and block.head.find(found[1]) < DATELINE_CHARS else None
 
 
-def _marked_date(blocks: list[Block], clock: Clock):
+def _marked_date(blocks: list[Block], clock: Clock, cn_labels: bool):
     """The date of the first <time>, else of the first labelled or date-named block."""
     for block in blocks:
         if block.element.tag == "time":
@@ -646,8 +735,8 @@ def _marked_date(blocks: list[Block], clock: Clock):
             if found:
                 return found
     for block in blocks:
-        text = block.text
-        labelled = text and any(label in _CN_DATE_LABELS for label, _ in _CN_FIELD.findall(text))
+        labelled = cn_labels and any(label in _CN_DATE_LABELS
+                                     for label, _ in _cn_fields(block.text))
         if labelled or _names_date(block.hint):
             found = _block_date(block, clock)
             if found:
@@ -664,10 +753,10 @@ def url_date(url: str | None, clock: Clock):
     return clock.find("-".join(reversed(match.groups()))) if match else None
 
 
-def title_date(tree: lxml.html.HtmlElement, found: Declared, clock: Clock):
+def title_date(found: Declared, clock: Clock):
     """A date standing as a whole part of the title ("08.11.2021 | Online-Fachtag …"), as
     press-release and event pages title their items."""
-    for title in (found.title, tree.findtext(".//title")):
+    for title in (found.title, found.page_title):
         for part in title_parts(_clean(title) or ""):
             date = clock.find(part)
             if date and date[1] == part:
@@ -707,6 +796,9 @@ _STOPWORDS = {
     "nl": {"de", "het", "een", "en", "van", "niet", "dat", "zijn"},
     "pl": {"i", "w", "nie", "na", "się", "jest", "że", "do"},
 }
+# Whole words that are stopwords: counting only these spares a string for every word.
+_STOP_WORDS = "|".join(sorted(set().union(*_STOPWORDS.values()), key=len, reverse=True))
+_STOP_TOKEN = re.compile(rf"(?<!\w)(?:{_STOP_WORDS})(?!\w)")
 
 
 def detect_language(text: str) -> str | None:
@@ -720,12 +812,13 @@ def detect_language(text: str) -> str | None:
     code, hits = max(counts.items(), key=lambda item: item[1])
     if hits > 0.2 * len(sample.replace(" ", "")):
         return code
-    words = Counter(re.findall(r"\w+", sample.lower()))
+    words = Counter(_STOP_TOKEN.findall(sample.lower()))
     votes = {code: sum(words[w] for w in stop) for code, stop in _STOPWORDS.items()}
     best = max(votes, key=votes.get)
     return best if votes[best] >= 3 else None
 
 
+@lru_cache(maxsize=1024)
 def _host(url: str | None) -> str:
     return re.sub(r"^www\.", "", (url or "").split("/")[2] if (url or "").count("/") >= 2 else "")
 
@@ -764,18 +857,22 @@ def extract_metadata(
     `markup` is the route's shared table of `body` (read here when not given)."""
     found = declared(tree)
     title = pick_title(tree, found, url)
-    blocks = page_blocks(markup or read_markup(body), removed, title)
+    markup = markup or read_markup(body)
+    cn_labels = has_cn_labels(markup.body)
     language = ((found.language or "").split("-")[0].split("_")[0].lower()
                 or detect_language(content_text))
     clock = Clock(now, _day_first(found.language or language))
     declared_author, weak = _declared_author(found, url)
-    author, source = page_byline(blocks, clock, wanted=weak or not declared_author)
+    wanted = weak or not declared_author
     # A declared publish date beats the one shown under the headline: when they differ, the
     # shown one is mostly the last update, and monitoring needs first publication.
     # Declared dates are written by machines: a slashed one is month first whatever the page.
     date = find_date(found.date, now) if found.date else None
+    # The page is read only for what is missing: most pages declare author and date.
+    blocks = page_blocks(markup, removed, title) if wanted or cn_labels or not date else []
+    author, source = page_byline(blocks, clock, wanted, cn_labels)
     # Never from removed blocks: a comment's or a sidebar item's date would mislead readers.
-    date = (date or page_date(blocks, url, clock) or title_date(tree, found, clock)
+    date = (date or page_date(blocks, url, clock, cn_labels) or title_date(found, clock)
             or clock.find(content_text[:300]))
     date = local_day(date, url, language, clock) if date else None
     return Metadata(

@@ -86,3 +86,10 @@ def test_slashed_dates_day_first_when_the_page_says_so() -> None:
     assert find_date("10/05/2022", NOW)[0] == datetime(2022, 10, 5)
     # A second number above 12 cannot be the month: the page's habit yields.
     assert find_date("10/19/2019", NOW, day_first=True)[0] == datetime(2019, 10, 19)
+
+
+def test_text_without_digits_reads_only_relative_words() -> None:
+    assert find_date("yesterday", NOW)[0].day == 9
+    assert find_date("半小时前", NOW)[0] == NOW - timedelta(minutes=30)
+    assert find_date("By Jane Doe", NOW) is None
+    assert find_date("Posted ５月１日", NOW)[0].day == 1  # full-width digits are digits too

@@ -394,3 +394,35 @@ def test_slashed_dates_follow_the_page_language_but_not_in_declared_values() -> 
     head = '<meta property="article:published_time" content="11/01/2023 12:43:42">'
     declared = f"<html lang='de'><head>{head}</head><body><h1>T</h1></body></html>"
     assert _day(declared) == "2023-11-01"
+
+
+def test_microdata_author_in_the_page_beats_a_declared_publisher() -> None:
+    html = """<html><head><meta name="author" content="Bayerische Landesanstalt für Wald - LWF">
+    </head><body><h1>Der Holländerholzhandel</h1><p>Text.</p><p><strong>Autoren</strong><br>"""
+    html += """<span itemprop="author">Joachim  Hamberger</span></p></body></html>"""
+    assert _meta(html).author == "Joachim Hamberger"
+
+
+def test_name_after_a_lone_by_element() -> None:
+    for by in ("by", "Published By"):
+        html = f"""<html><body><h1>Melas</h1><span> {by} </span>
+        <h3><a href="/profile/142450">delta201</a></h3><p>Text.</p></body></html>"""
+        assert _meta(html).author == "delta201", by
+    for by, after in (("Posted by", "6 years ago"), ("Text:", "Fotos"), ("Di", "Mi")):
+        html = f"""<html><body><h1>Titel</h1><span>{by}</span><a href="/x">{after}</a>
+        <p>Text.</p></body></html>"""
+        assert _meta(html).author is None, by
+
+
+def test_chinese_labels_are_read_only_where_the_page_has_them() -> None:
+    html = """<html><body><h1>标题</h1><div><span>来源：新华社</span></div><p>正文。</p>
+    </body></html>"""
+    assert _meta(html).source == "新华社"
+    assert _meta(html.replace("来源", "出处")).source is None
+
+
+def test_non_ascii_declared_headline_is_a_part_of_the_title() -> None:
+    head = """<title>Ökologie: Grüne Dächer – Öko-Portal</title>
+    <meta property="og:title" content="ÖKOLOGIE: GRÜNE DÄCHER">"""
+    html = f"<html><head>{head}</head><body><h1>Ökologie: Grüne Dächer</h1></body></html>"
+    assert _meta(html).title == "Ökologie: Grüne Dächer"

@@ -167,12 +167,14 @@ class ExtractStage(Stage):
 class FrontierStage(Stage):
     """Hand the spider what this page links to; the spider decides what to fetch."""
 
-    def process_item(self, item: CrawledPage) -> CrawledPage:
+    async def process_item(self, item: CrawledPage) -> CrawledPage:
         spider = self.crawler.spider
         listing = item.result.listing
         records = [r.url for r in listing.records if r.url] if listing else []
         next_page = listing.next_page if listing else None
-        for request in spider.follow_up(item, records, next_page, item.document.links):
+        # Enqueued before the next stage journals the page, so before its request is
+        # acknowledged: a run never looks drained while this page's links are unqueued.
+        for request in await spider.follow_up(item, records, next_page, item.document.links):
             self.crawler.engine.crawl(request)
         if listing:
             self.count(item, "records/found", len(records))

@@ -23,8 +23,10 @@ import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy_redis.spiders import RedisMixin
 from sqlalchemy.exc import SQLAlchemyError
+from twisted.internet import threads
 from twisted.python.failure import Failure
 
 from crawler.cluster.ledger import RunLedger
@@ -236,8 +238,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         host = urlsplit(url).hostname or ""
         return any(host == d or host.endswith("." + d) for d in target.allowed_domains)
 
-    def follow_up(self, item: CrawledPage, records: Iterable[str], next_page: str | None,
-                  links: Iterable[str]) -> Iterator[scrapy.Request]:
+    async def follow_up(self, item: CrawledPage, records: Iterable[str], next_page: str | None,
+                        links: Iterable[str]) -> list[scrapy.Request]:
         """Decide what to fetch after a page: its next page and records first, then links."""
         target = self.target_for(item.source_id)
         depth = item.depth + 1
@@ -250,30 +252,39 @@ class SiteSpider(RedisMixin, scrapy.Spider):
                   if self.in_scope(url, target)]
         scoped = [(url, p, d) for url, p, d in scoped
                   if f"{item.run_id}:{url}" not in self._requested]
-        known = self.known_details({url for url, _, _ in scoped})
+        known = await self.known_details({url for url, _, _ in scoped})
+        requests = []
         for url, priority, url_depth in scoped:
             if url not in known:
                 meta = {"run_id": item.run_id, "source_id": item.source_id, "depth": url_depth}
                 request = self.page_request(url, meta, priority)
                 if request is not None:
-                    yield request
+                    requests.append(request)
+        return requests
 
-    def known_details(self, urls: set[str]) -> set[str]:
+    async def known_details(self, urls: set[str]) -> set[str]:
         """Stored pages that are not lists: already have them, so a revisit skips them.
-        Answers are remembered for the run (a site's nav links recur on every page). If
-        the database is down we cannot tell, and fetch (upserts make that harmless)."""
+        Answers are remembered for the run (a site's nav links recur on every page). The
+        database is asked from a thread: the reactor keeps fetching and extracting
+        meanwhile. If the database is down we cannot tell, and fetch (upserts make that
+        harmless)."""
         if len(self._stored_detail) > MEMO_LIMIT:  # a long-lived worker must not grow for ever
             self._stored_detail.clear()
         unasked = [url for url in urls if url not in self._stored_detail]
         if unasked:
             try:
-                with session_factory(self.database_url)() as session:
-                    stored = stored_page_types(session, unasked)
+                stored = await maybe_deferred_to_future(
+                    threads.deferToThread(self._stored_types, unasked))
             except SQLAlchemyError as error:
                 self.logger.warning("cannot check stored URLs (%s); fetching all", error)
                 return set()
             for url in unasked:
                 self._stored_detail[url] = url in stored and stored[url] != "list"
-        known = {url for url in urls if self._stored_detail[url]}
+        known = {url for url in urls if self._stored_detail.get(url)}
         self.crawler.stats.inc_value("frontier/known_skipped", len(known))
         return known
+
+    def _stored_types(self, urls: list[str]) -> dict[str, str]:
+        """Page type of each stored URL (runs in a thread: touches nothing but the database)."""
+        with session_factory(self.database_url)() as session:
+            return stored_page_types(session, urls)

@@ -11,6 +11,9 @@ NEWSPIDER_MODULE = "crawler.spiders"
 
 USER_AGENT = "opinion-crawler/0.1 (public-opinion monitoring; +https://github.com/opinion-crawler)"
 ROBOTSTXT_OBEY = True
+# Scrapy's robots.txt middleware, fixed: requests waiting for robots.txt all get its rules.
+DOWNLOADER_MIDDLEWARES = {"scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+                          "crawler.robots.RobotsTxtMiddleware": 100}
 
 # Politeness: AutoThrottle adapts the delay to each server's latency, within these bounds.
 CONCURRENT_REQUESTS = 32
@@ -62,7 +65,8 @@ if REDIS_URL:
     SCHEDULER_PERSIST = True
     SCHEDULER_QUEUE_CLASS = "crawler.cluster.queue.AckPriorityQueue"
     SCHEDULER_IDLE_BEFORE_CLOSE = 0
-    DOWNLOADER_MIDDLEWARES = {"crawler.cluster.politeness.GlobalPolitenessMiddleware": 590}
+    DOWNLOADER_MIDDLEWARES = {**DOWNLOADER_MIDDLEWARES,
+                              "crawler.cluster.politeness.GlobalPolitenessMiddleware": 590}
 # Seconds a worker waits for work before it exits (0: wait for ever, until a signal).
 MAX_IDLE_TIME_BEFORE_CLOSE = int(os.environ.get("MAX_IDLE_TIME_BEFORE_CLOSE", "0"))
 CLUSTER_HEARTBEAT_SECONDS = 5.0

@@ -1,0 +1,30 @@
+"""Scrapy's robots.txt middleware, with every request that waited for a host's
+robots.txt checked against it.
+
+In Scrapy 2.19 the requests that arrive while a host's robots.txt is being fetched all
+await one shared Deferred through `maybe_deferred_to_future`. Twisted's
+`Deferred.asFuture` callback returns None, so the first waiter gets the parser and
+every later one gets None, which the middleware takes for "no robots.txt": those
+requests are fetched unchecked. (The callback Scrapy used before passed the result on;
+scrapy/scrapy#6802 replaced it.) A cluster worker that takes a batch of requests for a
+host it has not seen yet hits this at once. By the time the Deferred fires, the
+middleware has stored the host's parser (None after a fetch error), so the rules are
+read from there.
+"""
+
+from __future__ import annotations
+
+from scrapy import Request
+from scrapy.downloadermiddlewares import robotstxt
+from scrapy.robotstxt import RobotParser
+from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet.defer import Deferred
+
+
+class RobotsTxtMiddleware(robotstxt.RobotsTxtMiddleware):
+    """Scrapy's RobotsTxtMiddleware; every waiting request gets the host's parser."""
+
+    async def robot_parser(self, request: Request) -> RobotParser | None:
+        parser = await super().robot_parser(request)
+        stored = self._parsers.get(urlparse_cached(request).netloc, parser)
+        return parser if isinstance(stored, Deferred) else stored

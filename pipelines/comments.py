@@ -222,6 +222,7 @@ def unnamed_comments(
     headline = markup.body.find(".//h1")
     after = markup.position(headline) if headline is not None else -1
     coverage = Coverage(markup, covered)
+    holders = markup.holders("h1")  # also declared article bodies
     found: list = []
     for members in groups:
         first = members[0]
@@ -229,7 +230,7 @@ def unnamed_comments(
                 or coverage.covers(first):
             continue
         if (_contiguous(members) and all(_comment_like(m, now) for m in members)
-                and not _HOLDS_ARTICLE(first)):
+                and first not in holders):
             found += members
             for member in members:
                 coverage.add(member)

@@ -61,11 +61,6 @@ class DensityResult:
     dropped: set[lxml.html.HtmlElement] = field(default_factory=set)  # link blocks inside content
 
 
-def visible_chars(text: str | None) -> int:
-    """Characters a reader sees, whitespace not counted."""
-    return len("".join(text.split())) if text else 0
-
-
 def count_punctuation(text: str | None) -> int:
     return len(PUNCTUATION.findall(text)) if text else 0
 
@@ -73,7 +68,7 @@ def count_punctuation(text: str | None) -> int:
 def _add_text(node: NodeStats, text: str | None, punctuation: bool) -> None:
     """Count one text chunk (an element's text or a counted child's tail) as `node`'s own."""
     if text and not text.isspace():
-        node.own_chars += len("".join(text.split()))  # visible_chars, inlined: every chunk
+        node.own_chars += len("".join(text.split()))  # what a reader sees, spaces not counted
         if punctuation:
             node.own_punct += count_punctuation(text)
 

@@ -7,20 +7,25 @@ def start_urls(spider: str) -> str:
     return f"{spider}:start_urls"
 
 
+def _run(spider: str, run_id: object, part: str) -> str:
+    """A key of one crawl run: its own namespace, so a finished run's keys can expire."""
+    return f"{spider}:run:{run_id}:{part}"
+
+
 def seen(spider: str, run_id: object) -> str:
-    return f"{spider}:run:{run_id}:seen"
+    return _run(spider, run_id, "seen")
 
 
 def pending(spider: str, run_id: object) -> str:
-    return f"{spider}:run:{run_id}:pending"
+    return _run(spider, run_id, "pending")
 
 
 def done(spider: str, run_id: object) -> str:
-    return f"{spider}:run:{run_id}:done"
+    return _run(spider, run_id, "done")
 
 
 def run_stats(spider: str, run_id: object) -> str:
-    return f"{spider}:run:{run_id}:stats"
+    return _run(spider, run_id, "stats")
 
 
 def inflight(spider: str, worker: str) -> str:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import reactor, task, threads
@@ -51,7 +52,12 @@ class PersistStage:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PersistStage:
-        return cls(crawler)
+        stage = cls(crawler)
+        # A worker with nothing left to fetch writes what it holds at once, not at the
+        # next tick: the last pages of a crawl or a burst are stored (and their requests
+        # acknowledged) as soon as the work runs out.
+        crawler.signals.connect(stage.flush, signal=signals.spider_idle)
+        return stage
 
     def open_spider(self) -> None:
         self.journal = Journal(self.journal_root)

@@ -16,6 +16,7 @@ import pytest
 from redis import Connection, ConnectionPool, Redis
 from scrapy import Request, Spider
 from sqlalchemy import select
+from sqlalchemy.orm import Session, sessionmaker
 
 from crawler.cluster import keys
 from crawler.cluster.ledger import RunLedger
@@ -67,8 +68,8 @@ def worker(database_url: str, redis: str, journal: Path, log: Path, *args: str,
     """One `scrapy crawl site` worker process, logging to a file."""
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis,
            "JOURNAL_DIR": str(journal), "MAX_IDLE_TIME_BEFORE_CLOSE": str(idle)}
-    handle = log.open("ab")
-    return subprocess.Popen([sys.executable, "-m", "scrapy", "crawl", "site", *args, *FAST],
+    handle = log.open("ab")  # the test's own -s settings come last, so they win
+    return subprocess.Popen([sys.executable, "-m", "scrapy", "crawl", "site", *FAST, *args],
                             cwd=ROOT, env=env, stdout=handle, stderr=handle)
 
 
@@ -238,6 +239,16 @@ def test_a_batch_pop_holds_every_taken_request_as_in_flight(cluster_redis: str) 
     assert set(server.hkeys(queue.inflight_key)) == {f"t{n}".encode() for n in range(5)}
 
 
+def demo_source(sessions: sessionmaker[Session]) -> int:
+    """A source row for runs pushed by hand (no start URLs of its own)."""
+    with sessions.begin() as session:
+        source = Source(name="demo", start_urls=[], allowed_domains=[], max_depth=0,
+                        page_type_rules=[], settings={})
+        session.add(source)
+        session.flush()
+        return source.id
+
+
 def test_an_idle_worker_takes_work_queued_by_others_within_a_second(
         pg_url: str, cluster_redis: str, tmp_path: Path) -> None:
     """Scrapy's engine looks for work only every 5 s when it has none: a cluster worker
@@ -247,12 +258,7 @@ def test_an_idle_worker_takes_work_queued_by_others_within_a_second(
     with DemoServer() as server:
         details = sorted(path for path, record in server.site.ground_truth().items()
                          if record["type"] == "news")[:3]
-        with sessions.begin() as session:
-            source = Source(name="demo", start_urls=[], allowed_domains=[], max_depth=0,
-                            page_type_rules=[], settings={})
-            session.add(source)
-            session.flush()
-            source_id = source.id
+        source_id = demo_source(sessions)
         idle = worker(pg_url, cluster_redis, tmp_path, tmp_path / "w.log", idle=60)
         wait_for_log(tmp_path / "w.log", "Spider opened")
         delays = []
@@ -268,3 +274,26 @@ def test_an_idle_worker_takes_work_queued_by_others_within_a_second(
         idle.send_signal(signal.SIGTERM)
         wait_all(idle)
     assert max(delays) < 1.5, delays
+
+
+def test_a_worker_that_runs_out_of_work_stores_what_it_holds_at_once(
+        pg_url: str, cluster_redis: str, tmp_path: Path) -> None:
+    """Pages wait in the journal for a full batch or the flush tick; when the work runs
+    out they are written at once, not a tick (here a minute) later."""
+    sessions = session_factory(pg_url)
+    redis = Redis.from_url(cluster_redis)
+    with DemoServer() as server:
+        details = sorted(path for path, record in server.site.ground_truth().items()
+                         if record["type"] == "news")[:3]
+        source_id = demo_source(sessions)
+        lazy = worker(pg_url, cluster_redis, tmp_path, tmp_path / "w.log",
+                      "-s", "PERSIST_FLUSH_SECONDS=60", "-s", "PERSIST_BATCH_SIZE=1000", idle=60)
+        wait_for_log(tmp_path / "w.log", "Spider opened")
+        run_id = create_run(sessions, "site", source_id)
+        push_start_urls(redis, "site", run_id, source_id, [server.url + p for p in details])
+        deadline = time.monotonic() + 10
+        while len(stored(pg_url)) < len(details):
+            assert time.monotonic() < deadline, "pages not stored while the worker idles"
+            time.sleep(0.1)
+        lazy.send_signal(signal.SIGTERM)
+        wait_all(lazy)

@@ -114,6 +114,9 @@ def _etag(body: bytes) -> str:
 
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
+    # socketserver's listen backlog is 5: a crawler opening 16 connections at once had
+    # the rest of its SYNs dropped and retried by TCP a second later (a 1 s stall).
+    request_queue_size = 128
     demo: DemoServer
 
     def handle_error(self, request: object, client_address: object) -> None:

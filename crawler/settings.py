@@ -14,6 +14,10 @@ ROBOTSTXT_OBEY = True
 # Scrapy's robots.txt middleware, fixed: requests waiting for robots.txt all get its rules.
 DOWNLOADER_MIDDLEWARES = {"scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
                           "crawler.robots.RobotsTxtMiddleware": 100}
+# Per-domain concurrency kept at the transfer itself (Scrapy 2.19 lets queued bursts
+# through), plus the cluster's global per-domain leases when REDIS_URL is set.
+DOWNLOAD_HANDLERS = {"http": "crawler.download.PoliteDownloadHandler",
+                     "https": "crawler.download.PoliteDownloadHandler"}
 
 # Politeness: AutoThrottle adapts the delay to each server's latency, within these bounds.
 CONCURRENT_REQUESTS = 32
@@ -65,8 +69,6 @@ if REDIS_URL:
     SCHEDULER_PERSIST = True
     SCHEDULER_QUEUE_CLASS = "crawler.cluster.queue.AckPriorityQueue"
     SCHEDULER_IDLE_BEFORE_CLOSE = 0
-    DOWNLOADER_MIDDLEWARES = {**DOWNLOADER_MIDDLEWARES,
-                              "crawler.cluster.politeness.GlobalPolitenessMiddleware": 590}
 # Seconds a worker waits for work before it exits (0: wait for ever, until a signal).
 MAX_IDLE_TIME_BEFORE_CLOSE = int(os.environ.get("MAX_IDLE_TIME_BEFORE_CLOSE", "0"))
 CLUSTER_HEARTBEAT_SECONDS = 5.0

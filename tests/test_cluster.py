@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from crawler.cluster import keys
 from crawler.cluster.ledger import RunLedger
-from crawler.cluster.politeness import POLL_SECONDS, GlobalPolitenessMiddleware
+from crawler.cluster.politeness import POLL_SECONDS, DomainLeases
 from crawler.cluster.queue import AckPriorityQueue
 from crawler.cluster.runs import create_run, push_start_urls
 from crawler.cluster.schedule import schedule_due
@@ -199,29 +199,47 @@ def test_ledger_settles_a_batch_with_its_buffered_stats_in_one_round_trip(
 def test_returned_leases_ride_on_the_next_acquisition_and_limits_hold(
         cluster_redis: str) -> None:
     server = counted(cluster_redis)
-    workers = [GlobalPolitenessMiddleware(server, concurrency=2, delay=0, lease=60)
-               for _ in range(2)]
+    workers = [DomainLeases(server, concurrency=2, delay=0, lease=60) for _ in range(2)]
     leases = keys.domain_leases("a.cn")
 
     async def scenario() -> None:
-        first, second = Request("http://a.cn/1"), Request("http://a.cn/2")
-        await workers[0].process_request(first)
-        await workers[1].process_request(second)
-        third = asyncio.ensure_future(workers[1].process_request(Request("http://a.cn/3")))
+        first = await workers[0].acquire("a.cn")
+        second = await workers[1].acquire("a.cn")
+        third = asyncio.ensure_future(workers[1].acquire("a.cn"))
         await asyncio.sleep(3 * POLL_SECONDS)
         assert not third.done()  # two workers, one domain, two leases at most
-        assert round_trips(lambda: workers[0].process_response(first, None)) == 0
+        assert round_trips(lambda: workers[0].give_back("a.cn", first)) == 0
         assert server.zcard(leases) == 2  # given back, not yet sent: it still counts
         await asyncio.wait_for(third, 1)  # the timer sent it, within a poll period
         assert server.zcard(leases) == 2
-        workers[1].process_response(second, None)
+        workers[1].give_back("a.cn", second)
         before = CountingConnection.sent
-        await workers[1].process_request(Request("http://a.cn/4"))
+        await workers[1].acquire("a.cn")
         assert CountingConnection.sent - before == 1  # given back and taken in one call
         assert server.zcard(leases) == 2
         workers[1].return_leases()
 
     asyncio.run(scenario())
+
+
+def test_a_worker_holds_leases_only_for_transfers_not_for_queued_requests(
+        pg_url: str, cluster_redis: str, tmp_path: Path) -> None:
+    """Requests waiting in Scrapy's per-domain slot hold no lease: a worker allowed two
+    transfers per domain takes two of the domain's four shared leases, leaving the rest
+    to the other workers, although it has eight requests under way."""
+    redis = Redis.from_url(cluster_redis)
+    most = 0
+    with DemoServer() as server:
+        crawl = worker(pg_url, cluster_redis, tmp_path, tmp_path / "w.log",
+                       "-a", f"start_urls={server.url}/", "-a", "depth=1",
+                       "-s", "CONCURRENT_REQUESTS=8", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2",
+                       "-s", "GLOBAL_DOMAIN_CONCURRENCY=4", idle=2)
+        while crawl.poll() is None:
+            most = max(most, redis.zcard(keys.domain_leases("127.0.0.1")))
+            time.sleep(0.002)
+        assert crawl.returncode == 0
+        assert len(stored(pg_url)) > 20
+    assert most == 2
 
 
 def test_a_batch_pop_holds_every_taken_request_as_in_flight(cluster_redis: str) -> None:

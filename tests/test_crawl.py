@@ -39,6 +39,19 @@ def test_demo_crawl_stores_every_allowed_page_once(pg_url: str, tmp_path: Path) 
     assert stats["template/sibling_fetches_saved"] > 10 * stats["template/sibling_fetches"]
 
 
+def test_per_domain_concurrency_holds_when_requests_queue_up(pg_url: str,
+                                                           tmp_path: Path) -> None:
+    """A list page queues many requests for one domain at once; no more than
+    CONCURRENT_REQUESTS_PER_DOMAIN of them may reach the server together (Scrapy 2.19
+    alone lets such a burst through)."""
+    with DemoServer(latency=0.05) as server:
+        done = run_crawl(server.url + "/", pg_url, tmp_path, "-a", "depth=1",
+                         "-s", "CONCURRENT_REQUESTS=16", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert len(stored(pg_url)) > 20
+    assert server.most_in_flight == 2
+
+
 def test_faults_are_logged_and_the_crawl_goes_on(pg_url: str, tmp_path: Path) -> None:
     faults = ["500.html", "503.html", "loop-a", "slow.html", "file.bin", "image.html",
               "empty.html", "broken.html", "mislabeled.html", "gb18030.html"]

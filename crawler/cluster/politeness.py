@@ -1,10 +1,16 @@
 """Per-domain politeness across all workers: at most N requests in flight to a domain
 and at least D seconds between request starts, whichever machine sends them.
 
-A request takes a lease (a member of the domain's sorted set, scored by its expiry)
-before it is downloaded and gives it back when the response or error arrives; a
-lease of a killed worker simply expires. Times come from Redis' own clock, so
-machines with skewed clocks agree.
+A transfer takes a lease (a member of the domain's sorted set, scored by its expiry)
+when it starts and gives it back when the response or error arrives; a lease of a
+killed worker simply expires. Times come from Redis' own clock, so machines with
+skewed clocks agree.
+
+The lease is taken by the download handler (`crawler.download`) when the transfer
+starts, not by a downloader middleware: a middleware runs before Scrapy's per-domain
+slot queue, so one worker's queued requests held every lease of a domain while other
+workers' requests waited (and polled Redis). Each redirect hop and retry is a transfer
+of its own, holding one lease at a time.
 
 Giving a lease back costs no round trip of its own: returned leases ride on the worker's
 next acquisition for that domain, or are sent together within POLL_SECONDS. Until then
@@ -16,15 +22,8 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import defaultdict
-from typing import Any
-from urllib.parse import urlsplit
 
 from redis import Redis
-from scrapy import Request, signals
-from scrapy.crawler import Crawler
-from scrapy.exceptions import NotConfigured
-from scrapy.http import Response
-from scrapy_redis import connection
 
 from crawler.cluster import keys
 
@@ -46,8 +45,8 @@ return 1
 POLL_SECONDS = 0.05
 
 
-class GlobalPolitenessMiddleware:
-    """Downloader middleware: a lease per request, shared through Redis."""
+class DomainLeases:
+    """The worker's side of the shared per-domain leases."""
 
     def __init__(self, server: Redis, concurrency: int, delay: float, lease: float) -> None:
         self.server = server
@@ -58,42 +57,21 @@ class GlobalPolitenessMiddleware:
         self._returned: dict[str, list[str]] = defaultdict(list)
         self._return_timer: asyncio.TimerHandle | None = None
 
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> GlobalPolitenessMiddleware:
-        settings = crawler.settings
-        if not settings.get("REDIS_URL"):
-            raise NotConfigured("politeness is per worker without Redis")
-        middleware = cls(connection.from_settings(settings),
-                         settings.getint("GLOBAL_DOMAIN_CONCURRENCY", 8),
-                         settings.getfloat("GLOBAL_DOMAIN_DELAY", 0.0),
-                         settings.getfloat("DOWNLOAD_TIMEOUT", 180) + 30)
-        crawler.signals.connect(middleware.return_leases, signal=signals.spider_closed)
-        return middleware
-
-    async def process_request(self, request: Request) -> None:
-        domain = urlsplit(request.url).hostname or ""
+    async def acquire(self, domain: str) -> str:
+        """Wait until the domain has room across all workers; the lease taken."""
         lease = uuid.uuid4().hex
         while not self._acquire(keys=[keys.domain_leases(domain), keys.domain_next_slot(domain)],
                                 args=[self.concurrency, self.lease_ms, self.delay_ms, lease,
                                       *self._returned.pop(domain, ())]):
             await asyncio.sleep(POLL_SECONDS)
-        request.meta["politeness_lease"] = [domain, lease]
+        return lease
 
-    def process_response(self, request: Request, response: Response) -> Response:
-        self._release(request)
-        return response
-
-    def process_exception(self, request: Request, exception: Exception) -> Any:
-        self._release(request)
-        return None
-
-    def _release(self, request: Request) -> None:
-        held = request.meta.pop("politeness_lease", None)
-        if held:
-            self._returned[held[0]].append(held[1])
-            if self._return_timer is None:
-                self._return_timer = asyncio.get_running_loop().call_later(
-                    POLL_SECONDS, self.return_leases)
+    def give_back(self, domain: str, lease: str) -> None:
+        """The transfer is over; the lease leaves with the next acquisition or poll."""
+        self._returned[domain].append(lease)
+        if self._return_timer is None:
+            self._return_timer = asyncio.get_running_loop().call_later(
+                POLL_SECONDS, self.return_leases)
 
     def return_leases(self) -> None:
         """Send the leases given back and not yet carried by an acquisition."""

@@ -28,13 +28,16 @@ class DemoServer:
 
     def __init__(self, seed: int = 0, edition: int = 0, *, host: str = "127.0.0.1",
                  port: int = 0, faults: bool = False, slow_seconds: float = 5.0,
-                 config: SiteConfig | None = None, verbose: bool = False) -> None:
+                 latency: float = 0.0, config: SiteConfig | None = None,
+                 verbose: bool = False) -> None:
         self.catalog = Catalog(seed, config)
         self.faults = Faults(slow_seconds) if faults else None
+        self.latency = latency  # seconds each answer takes, as a distant server's would
         self.verbose = verbose
         self._sites: dict[int, Site] = {}
         self._lock = threading.Lock()
         self.hits: Counter[str] = Counter()  # GETs per path: lets tests prove "fetched once"
+        self.in_flight = self.most_in_flight = 0  # requests being answered: proves politeness
         self.set_edition(edition)
         self.httpd = _HTTPServer((host, port), _Handler)
         self.httpd.demo = self
@@ -130,9 +133,16 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
-        with self.server.demo._lock:
-            self.server.demo.hits[urlsplit(self.path).path] += 1
-        self._reply(send_body=True)
+        demo = self.server.demo
+        with demo._lock:
+            demo.hits[urlsplit(self.path).path] += 1
+            demo.in_flight += 1
+            demo.most_in_flight = max(demo.most_in_flight, demo.in_flight)
+        try:
+            self._reply(send_body=True)
+        finally:
+            with demo._lock:
+                demo.in_flight -= 1
 
     def do_HEAD(self) -> None:
         self._reply(send_body=False)
@@ -142,8 +152,8 @@ class _Handler(BaseHTTPRequestHandler):
         host = self.headers.get("Host")
         base = f"http://{host}" if host else demo.url
         response = demo.respond(urlsplit(self.path).path, base)
-        if response.delay:
-            time.sleep(response.delay)
+        if response.delay or demo.latency:
+            time.sleep(response.delay + demo.latency)
         etag = _etag(response.body)
         if response.status == 200 and self.headers.get("If-None-Match") == etag:
             self.send_response(304)

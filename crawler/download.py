@@ -1,0 +1,79 @@
+"""The HTTP download handler: Scrapy's own, plus the per-domain limits kept where the
+transfer really starts.
+
+Scrapy 2.19's downloader hands every request waiting in a domain's slot to the event
+loop at once and marks them transferring only when each task runs, so a burst of
+queued requests all went out together: `CONCURRENT_REQUESTS_PER_DOMAIN` held only
+when requests trickled in. The handler keeps each slot to its concurrency itself, and
+in a cluster also takes the domain's lease shared by all workers
+(`crawler.cluster.politeness`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from urllib.parse import urlsplit
+
+from scrapy import Request
+from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
+from scrapy.crawler import Crawler
+from scrapy.http import Response
+from scrapy_redis import connection
+
+from crawler.cluster.politeness import DomainLeases
+
+
+class SlotPlaces:
+    """At most `limit` holders per key at once; a key's semaphore lives while used."""
+
+    def __init__(self) -> None:
+        self._semaphores: dict[str, asyncio.Semaphore] = {}
+        self._users: Counter[str] = Counter()  # holders and waiters
+
+    @asynccontextmanager
+    async def place(self, key: str, limit: int) -> AsyncIterator[None]:
+        semaphore = self._semaphores.setdefault(key, asyncio.Semaphore(limit))
+        self._users[key] += 1
+        try:
+            async with semaphore:
+                yield
+        finally:
+            self._users[key] -= 1
+            if not self._users[key]:
+                del self._users[key], self._semaphores[key]
+
+
+class PoliteDownloadHandler(HTTP11DownloadHandler):
+    """HTTP/1.1 transfers within their slot's concurrency and, in a cluster, the
+    domain's global lease (held for the transfer only, not while queued)."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        settings = crawler.settings
+        self.places = SlotPlaces()
+        self.leases = DomainLeases(connection.from_settings(settings),
+                                   settings.getint("GLOBAL_DOMAIN_CONCURRENCY", 8),
+                                   settings.getfloat("GLOBAL_DOMAIN_DELAY", 0.0),
+                                   settings.getfloat("DOWNLOAD_TIMEOUT", 180) + 30,
+                                   ) if settings.get("REDIS_URL") else None
+
+    async def download_request(self, request: Request) -> Response:
+        key = request.meta.get("download_slot") or urlsplit(request.url).hostname or ""
+        slot = self.crawler.engine.downloader.slots.get(key)
+        async with self.places.place(key, slot.concurrency if slot else 1):
+            if self.leases is None:
+                return await super().download_request(request)
+            domain = urlsplit(request.url).hostname or ""
+            lease = await self.leases.acquire(domain)
+            try:
+                return await super().download_request(request)
+            finally:
+                self.leases.give_back(domain, lease)
+
+    async def close(self) -> None:
+        if self.leases is not None:
+            self.leases.return_leases()
+        await super().close()

@@ -53,10 +53,7 @@ class PersistStage:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PersistStage:
         stage = cls(crawler)
-        # A worker with nothing left to fetch writes what it holds at once, not at the
-        # next tick: the last pages of a crawl or a burst are stored (and their requests
-        # acknowledged) as soon as the work runs out.
-        crawler.signals.connect(stage.flush, signal=signals.spider_idle)
+        crawler.signals.connect(stage.flush_when_idle, signal=signals.spider_idle)
         return stage
 
     def open_spider(self) -> None:
@@ -78,6 +75,13 @@ class PersistStage:
         if self.journal.open_items >= self.batch_size:
             self.flush()
         return item
+
+    def flush_when_idle(self) -> None:
+        """A worker with nothing left to fetch writes what it holds at once, not at the
+        next tick: the last pages of a crawl or a burst are stored (and their requests
+        acknowledged) as soon as the work runs out. (Signal handlers may not return the
+        write's Deferred.)"""
+        self.flush()
 
     def flush(self) -> Deferred[Any]:
         """Start writing sealed segments in a thread, unless a write is under way or the

@@ -315,3 +315,4 @@ def test_a_worker_that_runs_out_of_work_stores_what_it_holds_at_once(
             time.sleep(0.1)
         lazy.send_signal(signal.SIGTERM)
         wait_all(lazy)
+    assert " ERROR: " not in (tmp_path / "w.log").read_text()

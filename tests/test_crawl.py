@@ -26,6 +26,7 @@ def test_demo_crawl_stores_every_allowed_page_once(pg_url: str, tmp_path: Path) 
                if not record["meta"].get("robots_disallowed")}
     assert paths == allowed
     assert "Forbidden by robots.txt" in done.stderr
+    assert " ERROR: " not in done.stderr
     assert not any(tmp_path.glob("*/*.jsonl")), "everything reached the database"
     gbk = [p for p, r in truth.items() if r["encoding"] == "gbk" and r["type"] == "news"][0]
     page = pages[server.url + gbk]

@@ -19,6 +19,8 @@ from sqlalchemy.orm import Session
 from models.crawl import CrawlRun
 from models.page import Article, Comment, ListRecord, Page
 
+_PAGES, _ARTICLES = Page.__table__, Article.__table__
+_COMMENTS, _RECORDS = Comment.__table__, ListRecord.__table__
 _PAGE_COLUMNS = ("final_url", "status", "fetched_at", "content_hash", "encoding", "page_type",
                  "type_confidence", "type_decided_by", "type_candidates", "next_page_url",
                  "source_id", "crawl_run_id")
@@ -63,19 +65,23 @@ def _upsert_pages(session: Session, pages: Sequence[dict[str, Any]]) -> dict[str
     for row in rows:
         row["fetched_at"] = to_datetime(row["fetched_at"])
         row["type_candidates"] = row["type_candidates"] or []
-    statement = _insert(session)(Page).values(rows)
+    # One statement for any batch size, compiled once (a VALUES list of N rows was a new
+    # statement, compiled again, for every N); sent as multi-row batches by SQLAlchemy.
+    statement = _insert(session)(_PAGES)
     statement = statement.on_conflict_do_update(
-        index_elements=[Page.url],
+        index_elements=[_PAGES.c.url],
         set_={column: statement.excluded[column] for column in _PAGE_COLUMNS},
-    ).returning(Page.id, Page.url)
-    return {url: page_id for page_id, url in session.execute(statement)}
+    ).returning(_PAGES.c.id, _PAGES.c.url)
+    return {url: page_id for page_id, url in session.execute(statement, rows)}
 
 
 def _replace_children(session: Session, ids: dict[str, int],
                       pages: Sequence[dict[str, Any]]) -> None:
     """Extraction results are replaced whole: a changed page's old article (its comments
     go by cascade) and records go. A few set-based statements per batch, not a flush of
-    ORM objects per page: most of the worker's database CPU went to the unit of work."""
+    ORM objects per page: most of the worker's database CPU went to the unit of work.
+    Inserts go to the tables (Core), not the ORM classes: ORM bulk inserts still walk
+    each row's mapped attributes."""
     page_ids = [ids[page["url"]] for page in pages]
     session.execute(delete(Article).where(Article.page_id.in_(page_ids)))
     session.execute(delete(ListRecord).where(ListRecord.page_id.in_(page_ids)))
@@ -83,16 +89,16 @@ def _replace_children(session: Session, ids: dict[str, int],
     if articles:
         rows = [_article_row(page_id, article) for page_id, article in articles.items()]
         article_ids = dict(session.execute(
-            insert(Article).returning(Article.page_id, Article.id), rows).all())
+            insert(_ARTICLES).returning(_ARTICLES.c.page_id, _ARTICLES.c.id), rows).all())
         comments = [_comment_row(article_ids[page_id], position, comment)
                     for page_id, article in articles.items()
                     for position, comment in enumerate(article.get("comments") or [])]
         if comments:
-            session.execute(insert(Comment), comments)
+            session.execute(insert(_COMMENTS), comments)
     records = [_record_row(ids[page["url"]], position, record) for page in pages
                for position, record in enumerate(page.get("records") or [])]
     if records:
-        session.execute(insert(ListRecord), records)
+        session.execute(insert(_RECORDS), records)
 
 
 def _article_row(page_id: int, article: dict[str, Any]) -> dict[str, Any]:

@@ -1,9 +1,14 @@
-"""Upserts on real PostgreSQL: a re-crawl updates, never duplicates; unchanged is skipped."""
+"""Upserts on real PostgreSQL: a re-crawl updates, never duplicates; unchanged is skipped.
+The set-wise batch is also written to SQLite, the embedded default of a first run."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from sqlalchemy import func, select
 
+from crawler.migrate import upgrade
 from models import Article, Comment, ListRecord, Page
 from models.db import session_factory
 from models.store import finish_run, save_pages, start_run, stored_page_types
@@ -63,10 +68,19 @@ def test_duplicate_urls_within_one_batch_keep_the_last(pg_url: str) -> None:
         assert session.scalars(select(Article.body_text)).one() == "新。"
 
 
-def test_a_mixed_batch_keeps_each_page_its_own_children(pg_url: str) -> None:
+@pytest.fixture(params=["postgresql", "sqlite"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "postgresql":
+        return request.getfixturevalue("pg_url")
+    url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    upgrade(url)
+    return url
+
+
+def test_a_mixed_batch_keeps_each_page_its_own_children(store_url: str) -> None:
     """The batch is written set-wise: every article must still get its own comments, every
     list its own records, and an unchanged page only its new fetch facts."""
-    sessions = session_factory(pg_url)
+    sessions = session_factory(store_url)
     first = [article_page(f"https://a.cn/{i}.html", body=f"正文{i}。",
                           comments=tuple(f"评论{i}-{n}" for n in range(i))) for i in range(4)]
     with sessions.begin() as session:

@@ -3,8 +3,8 @@
 Handles ISO 8601, 2023年5月1日 10:00, 2023-05-01 10:00:00, 2023/5/1, 05-01 10:00
 (year taken from the fetch time), 昨天/前天/今天 HH:MM, N分钟前/N小时前/N天前,
 "3 hours ago", a bare "14:05" (today), "May 1, 2023", "1 May 2023", "1. Mai 2023",
-"1 de mayo de 2023", "1 мая 2023", 01.05.2023, 01.05.23 and RFC 2822. Relative forms are
-resolved against the fetch time. A result is timezone-aware only when the text
+"1 de mayo de 2023", "1 maggio 2023", "1 мая 2023", 01.05.2023, 01.05.23 and RFC 2822.
+Relative forms are resolved against the fetch time. A result is timezone-aware only when the text
 says which zone; otherwise it is naive and the caller decides.
 """
 
@@ -17,19 +17,23 @@ from email.utils import parsedate_to_datetime
 _MONTHS = {
     name: number
     for number, names in enumerate(
-        # English, German, French, Spanish and Russian (genitive, as dates write them) names.
-        [("jan", "january", "januar", "jän", "jänner", "janvier", "enero", "ene", "января"),
-         ("feb", "february", "februar", "février", "fevrier", "febrero", "февраля"),
+        # English, German, French, Spanish, Italian and Russian (genitive, as dates write
+        # them) names.
+        [("jan", "january", "januar", "jän", "jänner", "janvier", "enero", "ene", "gennaio",
+          "января"),
+         ("feb", "february", "februar", "février", "fevrier", "febrero", "febbraio", "февраля"),
          ("mar", "march", "märz", "maerz", "mars", "marzo", "марта"),
-         ("apr", "april", "avril", "abril", "abr", "апреля"), ("may", "mai", "mayo", "мая"),
-         ("jun", "june", "juni", "juin", "junio", "июня"),
-         ("jul", "july", "juli", "juillet", "julio", "июля"),
+         ("apr", "april", "avril", "abril", "abr", "aprile", "апреля"),
+         ("may", "mai", "mayo", "maggio", "мая"),
+         ("jun", "june", "juni", "juin", "junio", "giugno", "июня"),
+         ("jul", "july", "juli", "juillet", "julio", "luglio", "июля"),
          ("aug", "august", "août", "aout", "agosto", "ago", "августа"),
-         ("sep", "sept", "september", "septembre", "septiembre", "setiembre", "сентября"),
-         ("oct", "october", "okt", "oktober", "octobre", "octubre", "октября"),
+         ("sep", "sept", "september", "septembre", "septiembre", "setiembre", "settembre",
+          "сентября"),
+         ("oct", "october", "okt", "oktober", "octobre", "octubre", "ottobre", "октября"),
          ("nov", "november", "novembre", "noviembre", "ноября"),
          ("dec", "december", "dez", "dezember", "décembre", "decembre", "diciembre", "dic",
-          "декабря")],
+          "dicembre", "декабря")],
         start=1,
     )
     for name in names

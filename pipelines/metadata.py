@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import cache, lru_cache
@@ -30,6 +30,7 @@ from pipelines.structured import Declared, declared
 # Separators between a headline and the site name in <title> and og:title.
 _TITLE_SPLIT = re.compile(
     r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*")
+_CRUMB_ARROWS = ("»", "›")  # breadcrumb separators: the deeper level follows them
 _ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")
 _BYLINE_HINT = re.compile(r"author|byline|byl|writer|reporter|zuozhe|作者", re.I)
 _DATE_HINT = re.compile(r"date|datum|fecha|time|publish|posted|pubtime|meta|info|source|riqi|"
@@ -68,8 +69,15 @@ _NAME_END = re.compile(
 _CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期)\s*[:：]\s*"
                        r"([^\s|丨｜/]+(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
 _CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
+# A Western label that says the date after it is the publication's: "Erschienen am:",
+# "Published on", "Veröffentlicht:", "Datum:" (a bare "date" word needs its colon).
+_DATE_LABEL = re.compile(
+    r"\s*(?:(?:erschienen|veröffentlicht|publiziert|published|posted|publié|publicado|pubblicato)"
+    r"(?:\s+(?:am|on|le|el|il))?|(?:datum|date|fecha|data)(?=\s*:))\s*:?\s*"
+    r"(?:$|\d|[^\W\d_]{3,}\.?\s+\d)", re.I)  # then nothing, a digit or a month and a digit
 _CN_LABEL_ENDS = "者源辑间期"  # the last character of every _CN_FIELD label
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-]?(\d{2})[/-]?(\d{2})/")
+_URL_MONTH = re.compile(r"/((?:19|20)\d{2})/(\d{2})/(?!\d)")  # WordPress "/2010/05/slug/"
 _URL_DAY_FIRST = re.compile(r"/(\d{2})[-.](\d{2})[-.]((?:19|20)\d{2})(?:[/.?#-]|$)")
 # A link to an author's page names the author ("/author/jane-doe/", "/autoren/Clara-Loew").
 _AUTHOR_HREF = re.compile(r"/(?:authors?|autor(?:en|in|innen)?)/[^/?#]", re.I)
@@ -88,6 +96,12 @@ _NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
 MAX_NAME_WORDS = 4  # "Dr. Karin J. Schmitz"
 _COMMENT_HINT = re.compile(r"comment|kommentar|reply|replies|respond|discuss|disqus", re.I)
 _CREDIT_HINT = re.compile(r"licen[cs]e|credit|copyright|caption|bildnachweis", re.I)
+# Parts of an <h1> named by their class: the headline's own element ("articleheadline"), a
+# kicker or subtitle beside it ("entry-title__toptitle", "articleoverline", "dachzeile").
+_HEADLINE_HINT = re.compile(r"headline|title", re.I)
+_KICKER_HINT = re.compile(r"kicker|overline|over-?title|top-?title|top-?line|dachzeile|"
+                          r"roofline|eyebrow|super-?title|pre-?title|sub-?title|sub-?headline|"
+                          r"spitzmarke", re.I)
 _NAME_HINT = re.compile(r"\bfn\b|vcard|name", re.I)
 CREDIT_DEPTH = 2  # ancestors of a byline looked at for a credit or licence block
 INNER_NAME_ELEMENTS = 8  # elements looked at in a long labelled line for the name's own
@@ -104,11 +118,21 @@ MAX_RAW_CHARS = 800  # a byline block's text with its layout whitespace
 MAX_BY_LINE = 60  # an unmarked "By …" line longer than this is prose ("Von der Leyen sagt …")
 SITE_PART_RATIO = 1.5
 MIN_SITE_KEY = 4  # shorter site keys match only whole title parts
-_SITE_SEPARATOR = r"\s*[-|–—·•:»_｜/]+\s*"  # between a declared site name and the headline
+# Between a declared site name and the headline; found without a pattern per site name (a
+# compiled pattern per page cost more than all other title rules).
+_SEPARATOR_AT_START = re.compile(r"\s*[-|–—·•:»_｜/]+\s*")
+_SEPARATOR_AT_END = re.compile(r"\s*[-|–—·•:»_｜/]+\s*$")
 _DASHES = str.maketrans("–—‐‑", "----")
 _NOT_KEY = re.compile(r"[\W_]+")
 MIN_LONE_H1_WORDS = 3
 MIN_SHORT_H1_WORDS = 2
+_TEXT_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
+OPENING_CHARS = 300  # the opening of the article text, where a headline inside it stands
+HEADING_REACH = 30  # elements between the headline and the article text's first line
+MIN_OPENING_CHARS = 20  # of the text's first line, for an element to be said to start it
+MIN_CJK_HEADLINE = 6
+MONTH_WINDOW = 24  # characters either side of a year where a date around it is read
+CONTINUED_REACH = 5  # elements after the <h1> where its continued form may stand
 BLOCKS_BEFORE_TITLE = 150  # kickers, meta lines and breadcrumbs above the headline
 BLOCKS_AFTER_TITLE = 400
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -188,11 +212,18 @@ def _cut_site(title: str, site_name: str | None) -> str:
     parts them."""
     if not site_name or _fold(site_name) == _fold(title):
         return title
-    site = re.escape(" ".join(site_name.split()))
-    cut = re.sub(rf"{_SITE_SEPARATOR}{site}\s*$", "", title, flags=re.I)
-    if cut == title:
-        cut = re.sub(rf"^\s*{site}{_SITE_SEPARATOR}", "", title, flags=re.I)
-    return cut.strip()
+    site = " ".join(site_name.split()).lower()
+    lower = title.lower()
+    if len(lower) != len(title):  # lower() changed a length ("İ"): no position maps back
+        return title
+    end = lower.rstrip()
+    separator = end.endswith(site) and _SEPARATOR_AT_END.search(title, 0, len(end) - len(site))
+    if separator:
+        return title[: separator.start()].strip()
+    start = len(lower) - len(lower.lstrip())
+    separator = lower.startswith(site, start) and _SEPARATOR_AT_START.match(
+        title, start + len(site))
+    return title[separator.end():].strip() if separator else title.strip()
 
 
 @lru_cache(maxsize=4096)
@@ -221,6 +252,11 @@ def strip_site_name(title: str, site_name: str | None = None, url: str | None = 
     head, tail = title[: marks[-1].start()].strip(), title[marks[0].end():].strip()
     if is_site_name(last, site_name, url, loose=True):
         return head
+    if marks[-1].group().strip() in _CRUMB_ARROWS:
+        return last  # "Site » Section » Headline": a breadcrumb ends at the page's own item
+    for mark, after in zip(marks, marks[1:], strict=False):  # "Headline - Site - Slogan"
+        if is_site_name(title[mark.end(): after.start()], site_name, url):
+            return title[: mark.start()].strip()
     if is_site_name(first, site_name, url, loose=True):
         return tail
     if site_name:
@@ -288,28 +324,38 @@ def _references(found: Declared, url: str | None) -> tuple[list[str], list[str]]
     return refs, parts
 
 
-def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = None) -> str | None:
+def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = None,
+               markup: Markup | None = None, text: str = "") -> str | None:
     """The headline that the sources agree on: <h1>s checked against the declared and <title>
     headlines; an <h1> or headline that is only the site's name never wins.
 
-    Order: an <h1> equal to a headline or a whole title; an <h1> equal to a title part (the
-    longest), else an <h2> equal to a headline; a headline inside a longer <h1> (kicker or
-    date in the <h1>); an <h1> inside a headline, shortened from it or sharing most of its
-    words; an <h2> equal to a part of a headline; the page's only <h1> (repeated ones are
-    widgets'); the declared headline.
+    Order: an <h1> equal to a headline or a whole title (or the heading after it that
+    continues it); an <h2> equal to a headline, else an <h1> equal to a title part (the
+    longest); a headline inside a longer <h1> (kicker or date in the <h1>); an <h1> inside a
+    headline, shortened from it or sharing most of its words; an <h2> equal to a part of a
+    headline; the page's only <h1> (repeated ones are widgets'); with nothing declared, the
+    heading at the article text; the declared or <title> headline. An <h1> that is the
+    site's banner ("Section - Site", ending the <title>) is no candidate.
     """
     refs, parts = _references(found, url)
     refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
     whole = [_clean(t) for t in (found.title, found.page_title) if _clean(t)]
     kickers = {_fold(p) for p in parts} - {_fold(t) for t in refs + whole}
-    h1s = [t for t in (_without_kicker(h, kickers) for h in tree.iter("h1"))
-           if t and not is_site_name(t, found.site_name, url)]
+    h1_elements = [(t, h) for h in tree.iter("h1") if (t := _without_kicker(h, kickers))
+                   and not is_site_name(t, found.site_name, url)]
+    banner = next((t for t, _ in h1_elements if _is_banner(t, found, url)), None)
+    if banner:  # the <title> is "Headline - <the banner>": its headline is the rest
+        h1_elements = [(t, h) for t, h in h1_elements if t != banner]
+        tag = whole[-1]
+        refs = [_cut_site(tag, banner)] + [
+            r for r in refs if r != strip_site_name(tag, found.site_name, url)]
+    h1s = [t for t, _ in h1_elements]
     for ref in refs + whole:
-        for h1 in h1s:
+        for h1, element in h1_elements:
             if _fold(h1) == _fold(ref):
-                return h1
+                return _continued(h1, element) or h1
     h2s = cache(lambda: _h2s(tree, found, url))  # read only when the <h1>s do not decide
-    named = _named_heading(h1s, parts) or _named_heading(h2s(), refs)
+    named = _named_heading(h2s(), refs) or _named_heading(h1s, parts)
     if named:
         return named
     for ref in refs:
@@ -327,20 +373,108 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     single = [h1 for h1 in h1s if h1s.count(h1) == 1]  # a repeated <h1> is a widget's
     if len(single) == 1 and len(single[0].split()) >= MIN_LONE_H1_WORDS:
         return single[0]  # the page's one headline, unconfirmed: site titles are often generic
-    return refs[0] if refs else (h1s[0] if h1s else None)
+    shown = None if found.title or not markup else _heading_at_text(markup, text)
+    return shown or (refs[0] if refs else (h1s[0] if h1s else None))
+
+
+def _continued(h1: str, element: lxml.html.HtmlElement) -> str | None:
+    """The next heading after the <h1> where it repeats the <h1> and goes on after a separator
+    ("Teil 49" → "Teil 49 – Büssing-NAG (1931 – 1945)"): the <h1> and <title> hold the short
+    form of the headline, the heading its whole."""
+    for after in islice(_following(element), CONTINUED_REACH):
+        if after.tag in _TEXT_HEADINGS:
+            heading = _clean(_text_of(after)) or ""
+            rest = heading[len(h1):] if _fold(heading).startswith(_fold(h1)) else ""
+            return heading if _TITLE_SPLIT.match(rest) and rest.strip(" -|–—·•:»_｜") else None
+    return None
+
+
+def _following(element: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
+    """The elements after `element`'s subtree in document order, read lazily: a few are
+    wanted, and indexing the page's every element for them cost more than the title rules."""
+    node = element
+    while node is not None:
+        for sibling in node.itersiblings():
+            yield from sibling.iter(etree.Element)
+        node = node.getparent()
+
+
+def _heading_at_text(markup: Markup, text: str) -> str | None:
+    """The heading that the article text follows, or that stands in its opening lines: the
+    page's headline where no heading agrees with the <title> and nothing is declared (widget
+    titles in the <h1>s, a <title> that names only the site or its section)."""
+    first = _clean(text.lstrip().split("\n", 1)[0]) or ""
+    opening = _fold(text[:OPENING_CHARS])
+    last = start = None
+    for index, (element, _, tag, *_) in enumerate(markup.rows):
+        if start is not None and index - start > HEADING_REACH:
+            break
+        if tag in _TEXT_HEADINGS:
+            heading = _clean(_text_of(element))
+            if heading and _headline_sized(heading):
+                if start is None:
+                    last = (index, heading)
+                elif _fold(heading) in opening:
+                    return heading
+        elif start is None and _opens(element, first):
+            start = index
+            if last and index - last[0] <= HEADING_REACH:
+                return last[1]
+    return None
+
+
+def _opens(element: lxml.html.HtmlElement, first: str) -> bool:
+    """Whether the element's own first text starts the article text's first line."""
+    own = _clean(element.text)
+    return bool(own) and len(own) >= min(MIN_OPENING_CHARS, len(first)) and first.startswith(
+        own[:MIN_OPENING_CHARS])
+
+
+def _headline_sized(text: str) -> bool:
+    """Words enough for a headline: three, or six Chinese/Japanese characters."""
+    return len(text.split()) >= MIN_LONE_H1_WORDS or sum(
+        "\u3000" <= c <= "\u9fff" for c in text) >= MIN_CJK_HEADLINE
+
+
+def _is_banner(h1: str, found: Declared, url: str | None) -> bool:
+    """An <h1> that holds the site's name after a section ("Salsa-Figuren - Rueda in Berlin")
+    where the <title> ends with the same words after the page's own headline."""
+    parts = title_parts(h1)
+    tag = _fold(_clean(found.page_title) or "")
+    return (len(parts) > 1 and is_site_name(parts[-1], found.site_name, url, loose=True)
+            and tag.endswith(_fold(h1)) and len(tag) > len(_fold(h1)))
 
 
 def _without_kicker(h1: lxml.html.HtmlElement, kickers: set[str]) -> str | None:
     """The <h1>'s text less a leading kicker element that the <title> names as a part of its
-    own, not as the headline (<h1><span>Initiative EnergieEffizienz</span> Kostenloser …)."""
+    own, not as the headline (<h1><span>Initiative EnergieEffizienz</span> Kostenloser …), or
+    only its child that the markup names as the headline (<span class="headline">)."""
     text = _clean(_text_of(h1))
     first = next(h1.iterchildren(etree.Element), None)
     if not text or first is None or (h1.text or "").strip():
         return text
+    named = _named_headline(h1, first, text)
+    if named:
+        return named
     kicker = _clean(_text_of(first))
     if kicker and _fold(kicker) in kickers and text.startswith(kicker) and text != kicker:
         return text[len(kicker):].strip()
     return text
+
+
+def _named_headline(h1: lxml.html.HtmlElement, first: lxml.html.HtmlElement,
+                    text: str) -> str | None:
+    """The <h1>'s text less a first child named as a kicker, else the text of its child named
+    as the headline where other children (a kicker, a date) stand beside it."""
+    kicker = _clean(_text_of(first))
+    if kicker and _names_kicker(hint_words(first)) and text.startswith(kicker):
+        return text[len(kicker):].strip() or None
+    for child in h1.iterchildren(etree.Element):
+        hint = hint_words(child)
+        if _names_headline(hint) and not _names_kicker(hint):
+            inner = _clean(_text_of(child))
+            return inner if inner and inner != text else None
+    return None
 
 
 def _named_heading(headings: list[str], names: list[str]) -> str | None:
@@ -416,6 +550,8 @@ _names_byline = _hint_test(_BYLINE_HINT)
 _names_date = _hint_test(_DATE_HINT)
 _names_comment = _hint_test(_COMMENT_HINT)
 _names_credit = _hint_test(_CREDIT_HINT)
+_names_headline = _hint_test(_HEADLINE_HINT)
+_names_kicker = _hint_test(_KICKER_HINT)
 
 
 def _marked_byline(element: lxml.html.HtmlElement, hint: str) -> bool:
@@ -701,18 +837,20 @@ def _block_date(block: Block, clock: Clock):
     return clock.find(value) if value and not _text_of(element).strip() else None
 
 
-def page_date(blocks: list[Block], url: str | None, clock: Clock, cn_labels: bool = True):
+def page_date(blocks: list[Block], url: str | None, clock: Clock, cn_labels: bool = True,
+              weak: tuple[datetime, str] | None = None):
     """(datetime, raw) from <time>, labelled date lines and date-named elements: the headline's
     own lines below it first, then above it (page headers show today's date), then further
-    below (teaser lists show other articles' dates); then the URL, then the first date shown
-    in the few blocks after the headline (an unnamed byline, a dateline opening the text),
-    then in the few just above it. `cn_labels` as for page_byline."""
+    below (teaser lists show other articles' dates); then the `weak` declared date (a generic
+    <meta name=date>, a modification time), then the URL, then the first date shown in the
+    few blocks after the headline (an unnamed byline, a dateline opening the text), then in
+    the few just above it. `cn_labels` as for page_byline."""
     opened = [b for b in blocks if not b.shut]
     below = [b for b in opened if 0 <= b.since_title <= NEAR_TITLE_BLOCKS]
     above = [b for b in opened if b.since_title < 0]
     far = [b for b in opened if b.since_title > NEAR_TITLE_BLOCKS]
     found = (_marked_date(below, clock, cn_labels) or _marked_date(above, clock, cn_labels)
-             or _marked_date(far, clock, cn_labels) or url_date(url, clock))
+             or _marked_date(far, clock, cn_labels) or weak or url_date(url, clock))
     near = below + [b for b in reversed(above) if b.since_title >= -NEAR_ABOVE_BLOCKS]
     shown = (_shown_date(b, clock) for b in near)
     return found or next((date for date in shown if date), None)
@@ -741,7 +879,25 @@ def _marked_date(blocks: list[Block], clock: Clock, cn_labels: bool):
             found = _block_date(block, clock)
             if found:
                 return found
+        found = _labelled_date(block.element, clock)
+        if found:
+            return found
     return None
+
+
+def _labelled_date(element: lxml.html.HtmlElement, clock: Clock):
+    """The date after a Western publication label ("Erschienen am: 13.10.2021"), in the same
+    element or, where the label stands alone, in the text or element right after it
+    (<span>Erschienen am:</span> <h2>13.10.2021</h2>). Only the element's own first text is
+    matched: reading every block's whole text cost more than all date rules."""
+    label = element.text and _DATE_LABEL.match(element.text)
+    if not label:
+        return None
+    found = clock.find(_text_of(element)[:MAX_BYLINE_CHARS])
+    after = element.getnext()
+    if found or (element.tail or "").strip():
+        return found or clock.find(element.tail)
+    return clock.find(_text_of(after)[:MAX_BYLINE_CHARS]) if after is not None else None
 
 
 def url_date(url: str | None, clock: Clock):
@@ -751,6 +907,23 @@ def url_date(url: str | None, clock: Clock):
         return clock.find("-".join(match.groups()))
     match = _URL_DAY_FIRST.search(url or "")
     return clock.find("-".join(reversed(match.groups()))) if match else None
+
+
+def month_date(url: str | None, body: lxml.html.HtmlElement, clock: Clock):
+    """A day in the month that the URL gives (/2010/05/slug/): the first date written
+    anywhere on the page within that month ("wurde am 19. Mai 2010 gepostet" in a sidebar)."""
+    match = _URL_MONTH.search(url or "")
+    if not match:
+        return None
+    year, month = match.group(1), int(match.group(2))
+    text = _text_of(body)
+    at = text.find(year)
+    while at >= 0:
+        found = clock.find(text[max(0, at - MONTH_WINDOW): at + MONTH_WINDOW])
+        if found and found[0].year == int(year) and found[0].month == month:
+            return found
+        at = text.find(year, at + len(year))
+    return None
 
 
 def title_date(found: Declared, clock: Clock):
@@ -856,8 +1029,8 @@ def extract_metadata(
     """Declared values first, the page (outside `removed` blocks) for whatever is missing;
     `markup` is the route's shared table of `body` (read here when not given)."""
     found = declared(tree)
-    title = pick_title(tree, found, url)
     markup = markup or read_markup(body)
+    title = pick_title(tree, found, url, markup, content_text)
     cn_labels = has_cn_labels(markup.body)
     language = ((found.language or "").split("-")[0].split("_")[0].lower()
                 or detect_language(content_text))
@@ -872,8 +1045,9 @@ def extract_metadata(
     blocks = page_blocks(markup, removed, title) if wanted or cn_labels or not date else []
     author, source = page_byline(blocks, clock, wanted, cn_labels)
     # Never from removed blocks: a comment's or a sidebar item's date would mislead readers.
-    date = (date or page_date(blocks, url, clock, cn_labels) or title_date(found, clock)
-            or clock.find(content_text[:300]))
+    generic = find_date(found.weak_date, now) if found.weak_date and not date else None
+    date = (date or page_date(blocks, url, clock, cn_labels, generic) or title_date(found, clock)
+            or month_date(url, markup.body, clock) or clock.find(content_text[:300]))
     date = local_day(date, url, language, clock) if date else None
     return Metadata(
         title=_nfc(title),

@@ -26,8 +26,11 @@ _META_DATE = ("article:published_time", "og:published_time", "og:article:publish
               "sailthru.date", "parsely-pub-date", "dc.date.issued", "article.published",
               "published_time", "release_date", "citation_date")
 # Dates that do not say they are the publication's (a page's "date" is often its build
-# time): the page's own itemprop=datePublished beats them.
+# time): the page's own itemprop=datePublished, and a date the page marks, beat them.
 _META_OTHER_DATE = ("dc.date", "date", "article:modified_time", "og:updated_time", "lastmod")
+# Any other <meta> named as a date ("dateUpdate", "last-modified", "dcterms.date"): weaker
+# still, and not the many that only contain "date" in passing ("validate", "update-rate").
+_DATE_KEY = re.compile(r"(?:^|[^a-z])(?:date|modified|updated)(?:[^a-z]|$)|^date|date$")
 
 
 @dataclass
@@ -39,6 +42,7 @@ class Declared:
     date: str | None = None
     site_name: str | None = None
     language: str | None = None
+    weak_date: str | None = None  # a date not said to be the publication's (see _META_OTHER_DATE)
     page_date: str | None = None  # a WebPage's JSON-LD date: the last resort of declared dates
     page_title: str | None = None  # the <title> text, read once for every title and date rule
 
@@ -180,13 +184,14 @@ def from_meta(tree: lxml.html.HtmlElement, metas: list[lxml.html.HtmlElement],
     missing = not (title or known.title) or not (author or known.author) or not (
         date or known.date)
     props = _PROPS(tree) if missing else []
-    date = (date or _microdata(props, "datePublished") or _microdata(props, "dateCreated")
-            or _first(values, _META_OTHER_DATE))
+    date = date or _microdata(props, "datePublished") or _microdata(props, "dateCreated")
     html_lang = tree.get("lang") or tree.get("xml:lang")
     return Declared(
         title=title or _microdata(props, "headline"),
         author=author or _microdata(props, "author"),
         date=date,
+        weak_date=_first(values, _META_OTHER_DATE) or _first(
+            values, tuple(key for key in values if _DATE_KEY.search(key))),
         site_name=values.get("og:site_name") or values.get("application-name"),
         language=html_lang or values.get("content-language") or values.get("og:locale"),
     )
@@ -222,7 +227,8 @@ def declared(tree: lxml.html.HtmlElement) -> Declared:
     return Declared(
         title=first.title or second.title,
         author=_fuller(first.author, second.author),
-        date=first.date or second.date or first.page_date,
+        date=first.date or second.date,
+        weak_date=second.weak_date or first.page_date,
         site_name=second.site_name,
         language=second.language or first.language,
         page_title=title,

@@ -93,3 +93,8 @@ def test_text_without_digits_reads_only_relative_words() -> None:
     assert find_date("半小时前", NOW)[0] == NOW - timedelta(minutes=30)
     assert find_date("By Jane Doe", NOW) is None
     assert find_date("Posted ５月１日", NOW)[0].day == 1  # full-width digits are digits too
+
+
+def test_italian_month_names() -> None:
+    assert find_date("Notizia del 14 Gennaio 2020", NOW)[0] == datetime(2020, 1, 14)
+    assert find_date("3 dicembre 2021", NOW)[0] == datetime(2021, 12, 3)

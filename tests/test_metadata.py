@@ -426,3 +426,105 @@ def test_non_ascii_declared_headline_is_a_part_of_the_title() -> None:
     <meta property="og:title" content="ÖKOLOGIE: GRÜNE DÄCHER">"""
     html = f"<html><head>{head}</head><body><h1>Ökologie: Grüne Dächer</h1></body></html>"
     assert _meta(html).title == "Ökologie: Grüne Dächer"
+
+
+def test_generic_meta_date_yields_to_a_labelled_date_on_the_page() -> None:
+    html = """<html lang="de"><head><meta name="date" content="2021-10-15"></head><body>
+    <h1>Neue Präsidentin gewählt</h1><p>Text.</p>
+    <div><span class="sub">Erschienen am:</span> <h2>13.10.2021</h2></div></body></html>"""
+    assert _meta(html).published_at.date().isoformat() == "2021-10-13"
+    without_label = html.replace("Erschienen am:", "Pressestelle")
+    assert _meta(without_label).published_at.date().isoformat() == "2021-10-15"
+
+
+def test_published_label_with_the_date_in_the_same_element() -> None:
+    html = """<html lang="en"><head><meta property="og:updated_time" content="2023-05-10">
+    </head><body><h1>Council passes budget</h1><p>Text.</p>
+    <p>Published on May 3, 2023 by the press office</p></body></html>"""
+    assert _meta(html).published_at.date().isoformat() == "2023-05-03"
+    posted_in = html.replace("Published on", "Posted in News,")  # no date label
+    assert _meta(posted_in).published_at.date().isoformat() == "2023-05-10"
+
+
+def test_any_date_named_meta_is_a_last_declared_date() -> None:
+    html = """<html><head><title>蔡健雅_百度百科</title>
+    <meta itemprop="dateUpdate" content="2020-02-14 10:47:36"></head><body>
+    <h1>蔡健雅</h1><ul><li>1975年1月28日</li></ul><p>华语流行乐女歌手。</p></body></html>"""
+    assert _meta(html).published_at.date().isoformat() == "2020-02-14"
+
+
+def test_url_month_picks_the_day_written_anywhere_on_the_page() -> None:
+    html = """<html lang="de"><body><h1>Literatur und Typografie</h1><p>Text ohne Datum.</p>
+    <div class="sidebar">Über diesen Artikel: Literatur und Typografie (Entwurf vom 3. April
+    2010) wurde am 19. Mai 2010 um 23:03 Uhr gepostet und unter Lesenswert abgelegt.</div>
+    </body></html>"""
+    url = "https://example.de/2010/05/literatur-und-typografie/"
+    assert _meta(html, url).published_at.date().isoformat() == "2010-05-19"
+    assert _meta(html, "https://example.de/literatur/").published_at is None
+
+
+def test_breadcrumb_title_ends_at_the_page_item() -> None:
+    html = """<html><head><title>Spielerverein e.V. - Neuigkeiten » Die Events der letzten
+    Zeit</title></head><body><h1>Neuigkeiten</h1><h2>Die Events der letzten Zeit</h2>
+    <p>Text.</p></body></html>"""
+    assert _meta(html, "https://example.de/news/111").title == "Die Events der letzten Zeit"
+
+
+def test_h1_child_named_headline_or_kicker() -> None:
+    html = """<html><head><title>Strompreisbremse: Regierung drosselt Bioenergie</title></head>
+    <body><h1><span class="green">Strompreisbremse</span><span class="headline">Regierung
+    drosselt Bioenergie, Branche protestiert</span></h1><p>Text.</p></body></html>"""
+    assert _meta(html).title == "Regierung drosselt Bioenergie, Branche protestiert"
+    kicker = """<html><head><title>Handwerk Magazin</title></head><body><h1><span
+    class="entry-title__toptitle">Investitionen</span> 20 Prozent des Budgets für Sicherheit
+    </h1></body></html>"""
+    assert _meta(kicker).title == "20 Prozent des Budgets für Sicherheit"
+
+
+def test_h1_holding_section_and_site_name_is_a_banner() -> None:
+    html = """<html><head><title>Enchufla Figuren - Salsa-Figuren - Rueda in Berlin</title>
+    </head><body><h1>Salsa-Figuren - Rueda in Berlin</h1><p>Text.</p></body></html>"""
+    assert _meta(html, "http://rueda.example.com/enchufla").title == "Enchufla Figuren"
+
+
+def test_site_name_between_headline_and_slogan() -> None:
+    html = """<html><head><title>Haubenfahrzeuge Teil 49 - BOS-Fahrzeuge - Wachen weltweit
+    </title></head><body><p>Text.</p></body></html>"""
+    assert _meta(html, "https://bos-fahrzeuge.info/news/1").title == "Haubenfahrzeuge Teil 49"
+
+
+def test_heading_right_after_the_h1_continues_it() -> None:
+    html = """<html><head><title>Haubenfahrzeuge - Teil 49 | Fahrzeuge</title></head><body>
+    <h1>Haubenfahrzeuge - Teil 49</h1><div><em>2. November 2021</em>
+    <h2>Haubenfahrzeuge - Teil 49 – Büssing-NAG (1931 – 1945)</h2></div><p>Text.</p>
+    <h2>Haubenfahrzeuge - Teil 50 – Magirus</h2></body></html>"""
+    assert _meta(html).title == "Haubenfahrzeuge - Teil 49 – Büssing-NAG (1931 – 1945)"
+    unrelated = html.replace("<h2>Haubenfahrzeuge - Teil 49 –", "<h2>Mehr zum Thema –")
+    assert _meta(unrelated).title == "Haubenfahrzeuge - Teil 49"
+
+
+def _with_text(html: str, url: str) -> str | None:
+    tree = lxml.html.document_fromstring(html)
+    text = "\n".join(" ".join(p.text_content().split()) for p in tree.iter("p", "h4"))
+    return extract_metadata(tree, tree.find("body"), url, NOW, text).title
+
+
+def test_site_only_title_takes_the_heading_in_the_article_opening() -> None:
+    html = """<html><head><title>示例市文化协会</title></head><body>
+    <div class="nav"><h3>最新动态</h3><a href="/">首页</a></div>
+    <div><p>2021-10-16 | 通知<br><h4>关于举办秋季文化节的通知</h4></p>
+    <p>本协会将于十月下旬举办秋季文化节，欢迎市民参加各项活动。</p></div></body></html>"""
+    assert _with_text(html, "https://www.example.cn/detail.php?id=765") \
+        == "关于举办秋季文化节的通知"
+
+
+def test_unconfirmed_title_yields_to_the_heading_above_the_text() -> None:
+    html = """<html><head><title>Schwimmen - Aktuelles | Verband</title></head><body>
+    <h1>Quicklinks</h1><h1>Unsere Partner</h1>
+    <h2>Levelpässe können ab sofort bestellt werden</h2><div><span>01.02.2022</span></div>
+    <p>Seesterne sind nicht nur wunderschön anzuschauen, sie bewegen sich geschickt.</p>
+    </body></html>"""
+    meta = _meta(html)
+    assert meta.title == "Schwimmen - Aktuelles"  # without the article text: the <title>
+    assert _with_text(html, "https://www.example.de/a") == (
+        "Levelpässe können ab sofort bestellt werden")

@@ -27,6 +27,7 @@ bench: install
 	$(PY) -m bench.template_diff
 	$(PY) -m bench.pagetype
 	$(PY) -m bench.records
+	$(PY) -m bench.store
 	$(PY) -m bench.crawl
 
 lint: install

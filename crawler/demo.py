@@ -18,8 +18,9 @@ from sqlalchemy import func, select
 
 from crawler.demosite import DemoServer
 from crawler.migrate import upgrade
-from models import Article, CrawlRun, ListRecord, Page
+from models import Article, Comment, CrawlRun, ListRecord, Page
 from models.db import PROJECT_ROOT, session_factory
+from pipelines.results import ARTICLE_TYPES
 
 
 def crawl(base_url: str, database_url: str, extra_args: list[str]) -> float:
@@ -38,10 +39,13 @@ def summarise(database_url: str, truth: dict[str, dict], base_url: str, seconds:
         run = session.scalars(select(CrawlRun).order_by(CrawlRun.id.desc())).first()
         pages = session.execute(select(Page.url, Page.page_type)
                                 .where(Page.crawl_run_id == run.id)).all()
-        articles = session.execute(
-            select(Page.url, Article.title, Article.author, Article.published_at,
-                   func.length(Article.body_text))
-            .join(Article).where(Page.crawl_run_id == run.id).order_by(Page.id).limit(5)).all()
+        articles = [session.execute(  # the first stored page of each article type
+            select(Page.url, Page.page_type, Article.title, Article.author,
+                   Article.published_at, func.length(Article.body_text),
+                   select(func.count(Comment.id)).where(Comment.article_id == Article.id)
+                   .scalar_subquery())
+            .join(Article).where(Page.crawl_run_id == run.id, Page.page_type == page_type)
+            .order_by(Page.id).limit(1)).first() for page_type in ARTICLE_TYPES]
         records = session.scalar(select(func.count()).select_from(ListRecord).join(Page)
                                  .where(Page.crawl_run_id == run.id))
     stored = Counter(page_type for _, page_type in pages)
@@ -54,8 +58,9 @@ def summarise(database_url: str, truth: dict[str, dict], base_url: str, seconds:
               for t in ("news", "blog", "forum", "list", "other")]
     lines += [f"page type agrees with the site's ground truth on {right}/{len(pages)} pages",
               f"list records stored: {records}", "", "Some extracted articles:"]
-    for url, title, author, published, length in articles:
-        lines.append(f"- {title!r} by {author!r} at {published} ({length} chars)\n  {url}")
+    for url, page_type, title, author, published, length, comments in filter(None, articles):
+        lines.append(f"- {page_type}: {title!r} by {author!r} at {published} ({length} chars, "
+                     f"{comments} comments)\n  {url}")
     return "\n".join(lines)
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -11,7 +13,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 
 from crawler.demosite import DemoServer
-from tests.crawling import latest_run_stats, run_crawl, stored
+from tests.crawling import ROOT, latest_run_stats, run_crawl, stored
 from tests.tcp_proxy import TcpProxy
 
 
@@ -178,3 +180,16 @@ def test_revisit_after_new_articles_fetches_only_the_new_detail_pages(pg_url: st
     allowed = {p for p, r in truth.items() if not r["meta"].get("robots_disallowed")}
     assert {url.removeprefix(server.url) for url in after} == allowed  # old pages kept too
     assert set(before) <= set(after)
+
+
+def test_the_demo_command_crawls_into_the_embedded_default_and_reports(tmp_path: Path) -> None:
+    """`make demo`, the README's first command: SQLite, the local site, a readable report."""
+    done = subprocess.run(
+        [sys.executable, "-m", "crawler", "demo", "--database-url",
+         f"sqlite:///{tmp_path / 'demo.sqlite3'}", "-s", f"JOURNAL_DIR={tmp_path / 'journal'}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    agreed, crawled = map(int, re.search(r"agrees with the site's ground truth on (\d+)/(\d+)",
+                                         done.stdout).groups())
+    assert crawled > 400 and agreed > 0.9 * crawled
+    assert re.search(r"^- news: '.+' by '.+' at 20\d\d-", done.stdout, re.M), done.stdout

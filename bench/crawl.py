@@ -11,7 +11,7 @@ used; it is printed as milliseconds of CPU per page. The workers' main threads (
 reactor) are also split into running, runnable but waiting for a core, and idle (waiting
 for the network, Redis, a timer), from /proc/<pid>/schedstat.
 
-    python -m bench.crawl [--admin-url postgresql://postgres@127.0.0.1:5432/test]
+    python -m bench.crawl [--admin-url postgresql://postgres@127.0.0.1:5432/test] [--repeat N]
 """
 
 from __future__ import annotations
@@ -224,15 +224,19 @@ def report(rows: list[Result]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.crawl")
     parser.add_argument("--admin-url", default="postgresql+psycopg2://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="rounds of the three modes, one after the other; each is reported")
     args = parser.parse_args(argv)
     with DemoServer() as server:
         truth = server.site.ground_truth()
     paths = sorted(p for p, r in truth.items() if not r["meta"].get("robots_disallowed"))
-    with TemporaryDirectory() as tmp:
-        logs = Path(tmp)
-        rows = [fetch_only_rate(paths, logs)]
-        rows += [pipeline_rate(n, args.admin_url, len(paths), logs) for n in (1, 2)]
-    report(rows)
+    for round_ in range(1, args.repeat + 1):
+        with TemporaryDirectory() as tmp:
+            logs = Path(tmp)
+            rows = [fetch_only_rate(paths, logs)]
+            rows += [pipeline_rate(n, args.admin_url, len(paths), logs) for n in (1, 2)]
+        print(f"\n== round {round_} of {args.repeat}")
+        report(rows)
     return 0
 
 

@@ -11,7 +11,8 @@ used; it is printed as milliseconds of CPU per page. The workers' main threads (
 reactor) are also split into running, runnable but waiting for a core, and idle (waiting
 for the network, Redis, a timer), from /proc/<pid>/schedstat.
 
-    python -m bench.crawl [--admin-url postgresql://postgres@127.0.0.1:5432/test] [--repeat N]
+    python -m bench.crawl [--admin-url postgresql://postgres@127.0.0.1:5432/test]
+                          [--scale K] [--repeat N]
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from redis import Redis
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 
-from crawler.demosite import DemoServer
+from crawler.demosite import DemoServer, SiteConfig
 from crawler.migrate import upgrade
 from models import Page
 from models.db import PROJECT_ROOT, session_factory
@@ -144,7 +145,18 @@ def _drop_database(admin_url: str, url: str) -> None:
                                 "WITH (FORCE)"))
 
 
-def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path) -> Result:
+def site_config(scale: int) -> SiteConfig:
+    """The demo site `scale` times as deep (≈ 500 pages per unit): a longer crawl measures
+    the steady rate rather than the start-up ramp and the last batch."""
+    base = SiteConfig()
+    return SiteConfig(articles_per_section=base.articles_per_section * scale,
+                      threads_per_board=base.threads_per_board * scale,
+                      blog_posts=base.blog_posts * scale,
+                      history_days=base.history_days * scale)
+
+
+def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path,
+                  config: SiteConfig) -> Result:
     """Pages stored per second with N cooperating workers."""
     url = _fresh_database(admin_url)
     Redis.from_url(REDIS).flushdb()
@@ -156,7 +168,7 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path) -> Re
         with sessions() as session:
             return session.scalar(select(func.count()).select_from(Page))
 
-    with DemoServer() as server:
+    with DemoServer(config=config) as server:
         helpers = [_scrapy([], env, logs / f"w{n}-{workers}.log") for n in range(workers - 1)]
         time.sleep(4)  # let the plain workers start and idle-wait for work
         starter = _scrapy(["-a", f"start_urls={server.url}/", "-a", "depth=8"], env,
@@ -173,9 +185,9 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path) -> Re
                   seconds, cpu, reactor)
 
 
-def fetch_only_rate(paths: list[str], logs: Path) -> Result:
+def fetch_only_rate(paths: list[str], logs: Path, config: SiteConfig) -> Result:
     """Plain Scrapy fetching the same pages, items going nowhere: the no-pipeline ceiling."""
-    with DemoServer() as server:
+    with DemoServer(config=config) as server:
         urls = ",".join(server.url + path for path in paths)
         env = {"REDIS_URL": "", "DATABASE_URL": "sqlite:///" + str(logs / "unused.sqlite3")}
         upgrade(env["DATABASE_URL"])
@@ -224,17 +236,19 @@ def report(rows: list[Result]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.crawl")
     parser.add_argument("--admin-url", default="postgresql+psycopg2://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--scale", type=int, default=1, help="demo site size, ≈ 500 pages each")
     parser.add_argument("--repeat", type=int, default=1,
                         help="rounds of the three modes, one after the other; each is reported")
     args = parser.parse_args(argv)
-    with DemoServer() as server:
+    config = site_config(args.scale)
+    with DemoServer(config=config) as server:
         truth = server.site.ground_truth()
     paths = sorted(p for p, r in truth.items() if not r["meta"].get("robots_disallowed"))
     for round_ in range(1, args.repeat + 1):
         with TemporaryDirectory() as tmp:
             logs = Path(tmp)
-            rows = [fetch_only_rate(paths, logs)]
-            rows += [pipeline_rate(n, args.admin_url, len(paths), logs) for n in (1, 2)]
+            rows = [fetch_only_rate(paths, logs, config)]
+            rows += [pipeline_rate(n, args.admin_url, len(paths), logs, config) for n in (1, 2)]
         print(f"\n== round {round_} of {args.repeat}")
         report(rows)
     return 0

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from math import log1p
+from math import log1p, sqrt
 
+import numpy as np
 import pytest
 
 from pipelines.document import load_document
 from pipelines.pagetype import SiteRule, classify_page
-from pipelines.pagetype.model import load_model
-from pipelines.pagetype.page_features import page_features, weight
+from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, load_model
+from pipelines.pagetype.page_features import PageScan, page_features, weight
 from pipelines.pagetype.rules import match_rule
 from pipelines.params import PageTypeParams
 
@@ -71,6 +72,8 @@ def test_shipped_model_classifies_a_chinese_news_article() -> None:
     assert decision.decided_by == "classifier"
     assert decision.page_type == "news"
     assert 0.0 <= decision.confidence <= 1.0
+    # plain floats: the store's driver renders a numpy scalar as "np.float64(…)"
+    assert {type(decision.confidence)} | {type(p) for _, p in decision.candidates} == {float}
 
 
 def test_shipped_model_classifies_a_list_page() -> None:
@@ -135,7 +138,7 @@ def test_only_requested_post_features_are_computed() -> None:
 
 
 def test_weight_ignores_all_whitespace_kinds() -> None:
-    assert weight(" a\tb\n\u3000中\xa0") == 2 + 3
+    assert weight(" a\tb\n\u3000中\xa0".encode()) == 2 + 3
 
 
 def test_model_loads_once_and_probabilities_sum_to_one() -> None:
@@ -155,7 +158,16 @@ def test_page_features_ignore_form_text_and_measure_link_text() -> None:
     assert features["post_numbers"] == 0
     # UTF-8 bytes without whitespace: "链接文字" 12 of "正文一段。链接文字" 27 (form text left out)
     assert features["txt_chars"] == pytest.approx(log1p(27))
-    assert features["lst_link_share"] == pytest.approx(12 / 27)
+    assert features["lst_link_share"] == pytest.approx(sqrt(12 / 27))  # shares enter as sqrt
+
+
+def test_tag_shares_are_square_roots_of_element_shares() -> None:
+    html = "<html><head></head><body><div><p>a</p><p>b</p></div><p>c</p></body></html>"
+    features = page_features(_doc(html, None).tree, ["tag_p", "tag_div", "tag_li"])
+    # 7 elements (html, head, body, div, 3 p); the two most common tags come from XPath counts
+    assert features["tag_p"] == pytest.approx(sqrt(3 / 7))
+    assert features["tag_div"] == pytest.approx(sqrt(1 / 7))
+    assert features["tag_li"] == 0
 
 
 _DATED_LINKS = "".join(
@@ -210,3 +222,45 @@ def test_shipped_model_calls_chinese_lists_list(html: str, url: str) -> None:
 def test_article_with_heavy_menus_is_not_a_list() -> None:
     decision = classify_page(_doc(ARTICLE_WITH_MENUS, "https://www.example.cn/a/2023/88231.html"))
     assert decision.page_type != "list"
+
+
+def test_dates_of_both_centuries_and_chinese_form_are_counted() -> None:
+    html = ("<html><body><p>1998年5月1日 发布</p><p>更新 2023-05-01</p><p>编号 2023-5</p>"
+            "<p>20230-05-01</p></body></html>")
+    features = page_features(_doc(html, None).tree, ["lst_dates"])
+    assert features["lst_dates"] == pytest.approx(log1p(2))
+
+
+def test_ascii_weight_skips_wide_spaces() -> None:
+    assert weight(b" a b\r\n") == 2
+
+
+def test_link_pieces_keep_document_order_through_nested_elements() -> None:
+    html = ('<html><body><a href="/1">one<span>two<b>three</b></span>four</a> mid '
+            '<a href="/2"> </a><a href="/3"><i>five</i></a></body></html>')
+    assert PageScan(_doc(html, None).tree).link_pieces == ["one", "two", "three", "four", "five"]
+
+
+def _toy_model(gate_intercept: float) -> PageTypeModel:
+    """Two features, classes news/list; the gate reads only the second feature."""
+    scaling = Scaling(("a", "b"), np.array([0.0, 0.0]), np.array([2.0, 4.0]), np.array([1.0, 2.0]))
+    gate = ListGate(Scaling(("b",), np.array([0.0]), np.array([4.0]), np.array([2.0])),
+                    np.array([1.0]), gate_intercept, 0.7)
+    return PageTypeModel(("list", "news"), scaling, np.array([[1.0, -1.0], [-1.0, 2.0]]),
+                         np.array([0.0, 0.5]), 1.0, gate)
+
+
+def test_rank_is_the_softmax_of_normalised_linear_scores() -> None:
+    ranked = dict(_toy_model(-10.0).rank({"a": 2.0, "b": 0.0}))  # gate far below threshold
+    z = np.array([(2.0 - 1.0) / 2.0, (0.0 - 2.0) / 4.0])
+    scores = np.array([[1.0, -1.0], [-1.0, 2.0]]) @ z + np.array([0.0, 0.5])
+    expected = np.exp(scores) / np.exp(scores).sum()
+    assert ranked["list"] == pytest.approx(expected[0])
+    assert ranked["news"] == pytest.approx(expected[1])
+
+
+def test_sure_list_gate_puts_list_first() -> None:
+    ranked = _toy_model(10.0).rank({"a": 0.0, "b": 4.0})  # classifier says news
+    assert ranked[0][0] == "list"
+    assert ranked[0][1] == pytest.approx(1.0 / (1.0 + np.exp(-(10.0 + 0.5))))
+    assert sum(p for _, p in ranked) == pytest.approx(1.0)

@@ -19,6 +19,7 @@ def test_url_string_strips_scheme_and_trailing_slash() -> None:
 @pytest.mark.parametrize("path", [
     "x/2023-05-01/a", "x/20230501.html", "x/2023-05/01/a", "x/2023-05/a", "x/202305/a",
     "x/2023/05-01/a", "x/2023/0501/a", "x/2023/05/01/a", "x/2023/05/a", "x/2023_05/01/a",
+    "m.guancha.cn/politics/2019_09_09_517162.shtml",  # ours: YYYY_MM_DD
 ])
 def test_each_date_shape_is_found(path: str) -> None:
     assert has_valid_date(path)
@@ -26,7 +27,7 @@ def test_each_date_shape_is_found(path: str) -> None:
 
 @pytest.mark.parametrize("path", [
     "x/2023-13-45/a", "x/20231345.html", "x/2023/13/30/a", "x/2023-13/a", "x/1234-56/a",
-    "x/item/123456789012", "x/2023_05_01/a",
+    "x/item/123456789012", "x/2023.05.01/a", "x/2023_13_01/a",
 ])
 def test_invalid_or_unlisted_dates_are_rejected(path: str) -> None:
     assert not has_valid_date(path)
@@ -66,3 +67,12 @@ def test_leaf_shape_features() -> None:
     assert url_features("https://example.com/news/list_2.html")["url_index_leaf"] == 1.0
     assert item["url_index_leaf"] == 0.0 and item["url_leaf_digits"] > 1.5
     assert slug["url_leaf_words"] > index["url_leaf_words"]
+
+
+def test_only_requested_url_features_are_computed() -> None:
+    features = url_features("https://example.com/news/2023/05/01/10004.html",
+                            ["url_has_date", "url_kw_news"])
+    assert features["url_has_date"] == 1.0 and features["url_kw_news"] == 1.0
+    assert "url_kwscore_news" not in features and "url_leaf_digits" not in features
+    assert url_features("https://example.com/a", ["url_depth"]).keys() == {
+        "url_depth", "url_host_dots", "url_has_query"}  # the free ones always come

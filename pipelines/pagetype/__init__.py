@@ -31,7 +31,8 @@ def classify_page(
     more than a skipped page) unless 'list' is one of the two best guesses: then it
     is 'list', for crawl safety (a list stored as 'other' is never revisited, an
     extra visit to an 'other' page is cheap; grouped CV: model v3 4 right vs 1 wrong,
-    model v4 0 vs 1 on seed 0: its list gate already takes those lists; docs/BENCHMARKS.md).
+    model v4 0 vs 1 and model v5 0 vs 2 on seed 0: the list gate already takes those
+    lists; docs/BENCHMARKS.md).
     The two best guesses stay in `candidates`.
     """
     matched = match_rule(doc.url, site_rules)

@@ -11,7 +11,7 @@ from pipelines.pagetype.url_features import url_features
 
 def extract_features(doc: Document, names: Collection[str] | None = None) -> dict[str, float]:
     """The features of a page (all, or at least `names`); absent names mean "no evidence"."""
-    return url_features(doc.url) | page_features(doc.tree, names)
+    return url_features(doc.url, names) | page_features(doc.tree, names)
 
 
 def family(name: str) -> str:

@@ -15,8 +15,9 @@ never revisited, so its new links are never found).
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -52,16 +53,6 @@ class Scaling:
     maximum: np.ndarray
     mean: np.ndarray
 
-    def vector(self, features: dict[str, float]) -> np.ndarray:
-        """The selected features of one page, in order, normalised.
-
-        An absent feature (URL features of a page without URL) takes the training mean,
-        i.e. 0 after normalisation: no evidence either way.
-        """
-        raw = np.array([features.get(name, m) for name, m in zip(self.features, self.mean,
-                                                                  strict=True)], dtype=float)
-        return normalise(raw, self.minimum, self.maximum, self.mean)
-
     @classmethod
     def from_json(cls, features: list[str], norm: dict[str, Any]) -> Scaling:
         return cls(tuple(features), *(np.array(norm[k], dtype=float)
@@ -80,10 +71,6 @@ class ListGate:
     coef: np.ndarray  # (features,)
     intercept: float
     threshold: float
-
-    def probability(self, features: dict[str, float]) -> float:
-        score = float(self.coef @ self.scaling.vector(features) + self.intercept)
-        return 1.0 / (1.0 + np.exp(-score))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ListGate:
@@ -121,13 +108,17 @@ class PageTypeModel:
         gate = self.gate.scaling.features if self.gate else ()
         return frozenset(self.scaling.features) | frozenset(gate)
 
+    @cached_property
+    def _scorer(self) -> _Scorer:
+        return _Scorer.of(self)
+
     def rank(self, features: dict[str, float]) -> list[tuple[str, float]]:
         """(type, calibrated probability) for every class, most probable first."""
-        scores = self.coef @ self.scaling.vector(features) + self.intercept
-        probs = softmax(scores, self.temperature)
+        scores = self._scorer.scores(features)
+        probs = softmax(scores[:len(self.classes)], self.temperature)
         ranked = sorted(zip(self.classes, probs.tolist(), strict=True), key=lambda p: -p[1])
         if self.gate is not None:
-            p_list = self.gate.probability(features)
+            p_list = 1.0 / (1.0 + math.exp(-float(scores[-1])))
             if p_list >= self.gate.threshold and p_list > dict(ranked).get("list", 0.0):
                 return _gated(ranked, p_list)
         return ranked
@@ -159,6 +150,52 @@ class PageTypeModel:
             "list_gate": self.gate.to_json() if self.gate else None,
             "training": training,
         }
+
+
+@dataclass(frozen=True)
+class _Scorer:
+    """Every linear score of a model (each class, then the gate's logit) as one product.
+
+    Classifier and gate read overlapping features with the same normalisation, so one
+    vector over their union is built and scaled once per page (per-page inference is a
+    few numpy calls, not two vectors, two normalisations and two products).
+    """
+
+    names: tuple[str, ...]
+    defaults: tuple[float, ...]  # the training means, for absent features
+    mean: np.ndarray
+    inv_spread: np.ndarray
+    weights: np.ndarray  # (classes [+ gate], features)
+    bias: np.ndarray
+
+    @classmethod
+    def of(cls, model: PageTypeModel) -> _Scorer:
+        parts = [(model.scaling, model.coef, model.intercept)]
+        if model.gate is not None:
+            gate = model.gate
+            parts.append((gate.scaling, gate.coef[None, :], np.array([gate.intercept])))
+        names = sorted({n for scaling, *_ in parts for n in scaling.features})
+        column = {n: i for i, n in enumerate(names)}
+        mean, spread = np.zeros(len(names)), np.ones(len(names))
+        rows = []
+        for scaling, coef, _ in parts:
+            cols = [column[n] for n in scaling.features]
+            mean[cols] = scaling.mean
+            spread[cols] = np.where(scaling.maximum > scaling.minimum,
+                                    scaling.maximum - scaling.minimum, 1.0)
+            block = np.zeros((coef.shape[0], len(names)))
+            block[:, cols] = coef
+            rows.append(block)
+        return cls(tuple(names), tuple(mean.tolist()), mean, 1.0 / spread, np.vstack(rows),
+                   np.concatenate([bias for *_, bias in parts]))
+
+    def scores(self, features: dict[str, float]) -> np.ndarray:
+        """Linear scores of one page; an absent feature (URL features of a page without
+        URL) takes the training mean, i.e. 0 after normalisation: no evidence either way."""
+        raw = np.array([features.get(n, m) for n, m in zip(self.names, self.defaults,
+                                                            strict=True)])
+        z = np.clip((raw - self.mean) * self.inv_spread, -CLIP, CLIP)
+        return self.weights @ z + self.bias
 
 
 @lru_cache(maxsize=4)

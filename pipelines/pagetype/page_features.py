@@ -1,17 +1,20 @@
 """Page features of SPEC S3, read off the parsed, cleaned tree with a few C-level lxml calls.
 
 A Python loop over every element costs about the whole budget, so the scan asks
-libxml2 for what it needs in bulk: the body text serialised once, the non-blank
-text pieces inside links (one XPath; they also count the links), the hrefs only
-for the profile-link features, and tag-filtered iters for the tags the model
-counts and for the few form-like elements whose text SPEC S3 ignores. Regexes
-over the page text start with a literal (":", "#") where they can, so the regex
-engine skips between candidates in C. Only the features the model names are
-computed (by family; post features one by one). Lengths are UTF-8 bytes without
-whitespace, which weighs a Chinese character about like a short English word, so
-thresholds do not depend on language. Counts enter as log(1 + n) so one huge page
-does not dominate scaling. Feature names start with their family (txt, head, tag,
-lst, post): SVM-RFE selects per family first.
+libxml2 for what it needs in bulk: the body text serialised once (as UTF-8 bytes,
+libxml2's own form), the non-blank text pieces inside links (one XPath; they also
+count the links), the hrefs only for the profile-link features, XPath counts for
+the two most common tags and one tag-filtered iter for the other counted tags and
+the few form-like elements whose text SPEC S3 ignores. Regexes over the page text
+start with a literal (":", "#", "19"/"20") so the regex engine skips between
+candidates in C. Only the features the model names are computed (by family; post
+features one by one). Lengths are UTF-8 bytes without whitespace, which weighs a
+Chinese character about like a short English word, so thresholds do not depend on
+language. Counts enter as log(1 + n) and shares as their square root (a variance-
+stabilising transform: tag shares are heavy-tailed, most pages near 0, and min-max
+scaling otherwise squeezes them together; grouped-CV macro-F1 +0.02 over five fold
+seeds), so one huge page does not dominate scaling. Feature names start with their
+family (txt, head, tag, lst, post): SVM-RFE selects per family first.
 
 Dropped by grouped-CV ablation (docs/BENCHMARKS.md, page type): the seed's
 visible-text type words and punctuation/sentence statistics (one regex pass over
@@ -21,11 +24,14 @@ keyword shares (macro-F1 equal or better without them).
 
 from __future__ import annotations
 
+import heapq
 import re
 from collections import Counter
 from collections.abc import Callable, Collection
 from functools import cached_property
-from math import log1p
+from math import log1p, sqrt
+from operator import attrgetter
+from typing import NamedTuple
 
 from lxml import etree, html
 
@@ -41,74 +47,131 @@ from pipelines.pagetype.vocab import (
 
 HEADLINE_BYTES = 24  # link text this heavy reads as a headline (8 CJK chars, ~4 English words)
 RUN_CANDIDATES = 5  # longest raw gaps re-weighed without whitespace to find the longest run
-# Whitespace characters with their UTF-8 sizes (no-break and ideographic spaces are wider).
-WHITESPACE = tuple((c, len(c.encode("utf-8"))) for c in (" ", "\n", "\t", "\r", "\xa0", "\u3000"))
-_TEXT_DATE = re.compile(r"(?:19|20)\d\d[-/.年][01]?\d[-/.月][0-3]?\d(?!\d)")
-_CLOCK = re.compile(r":[0-5]\d(?!\d)")  # the minutes of a clock time: post and reply stamps
-_POST_NUMBER = re.compile(r"#\d{1,5}(?!\d)")  # "#12": a post's number in a thread
+_ASCII_SPACE = b" \n\t\r"  # deleted in one C pass; the wider spaces are counted
+# No-break and ideographic spaces, with their UTF-8 sizes.
+_WIDE_SPACES = tuple((c, len(c.encode("utf-8"))) for c in ("\xa0", "\u3000"))
+# A date string; one regex per century so each starts with a literal, which the regex engine
+# skips to in C (a "(?:19|20)" alternation tests every character: 3x slower, same matches).
+_DATE_REST = r"\d\d(?:[-/.]|年)[01]?\d(?:[-/.]|月)[0-3]?\d(?!\d)"
+_TEXT_DATES = tuple(re.compile((century + _DATE_REST).encode()) for century in ("19", "20"))
+_CLOCK = re.compile(rb":[0-5]\d(?!\d)")  # the minutes of a clock time: post and reply stamps
+_POST_NUMBER = re.compile(rb"#\d{1,5}(?!\d)")  # "#12": a post's number in a thread
+_FLOOR = "楼".encode()  # floor, as in "3楼": a reply's number in a Chinese thread
 # A link text that is a page number ("2"); the text is joined "\n" + pieces + "\n".
 _PAGE_NUMBER = re.compile(r"\n[^\S\n]*\d{1,3}(?=[^\S\n]*\n)")
 
-_LINK_TEXT = etree.XPath("descendant::a/descendant::text()[normalize-space()]",
+# Non-blank text nodes inside links, in document order. One `descendant::a/descendant::text()`
+# step makes libxml2 check every link's texts against all found before (quadratic); child
+# steps skip that check, so only text under elements nested in links pays it (-30 % here).
+_LINK_TEXT = etree.XPath("descendant::a/text()[normalize-space()]"
+                         " | descendant::a/*/descendant::text()[normalize-space()]",
                          smart_strings=False)
+# The two most common tags (about 190 div and 110 li a page) are counted by libxml2, with
+# no Python object per element: 0.6 M fewer instructions a page than in the tag iter.
+_BULK_TAGS = {tag: etree.XPath(f"count(descendant::{tag})") for tag in ("div", "li")}
+_HEAD_PAGER = etree.XPath("count(link[@rel='next' or @rel='prev'])")
 _HEAD_TEXT = etree.XPath("title/text() | meta/@content", smart_strings=False)
 _HREFS = etree.XPath("descendant::a/@href", smart_strings=False)
-_ELEMENTS = etree.XPath("count(descendant-or-self::*)")
+# Elements below the root (the root is added): descendant-or-self costs libxml2 18x more here.
+_ELEMENTS = etree.XPath("count(descendant::*)")
 # Ignored tags that can hold text of their own: void tags (input…) hold none, and option,
 # optgroup and legend sit inside select or fieldset, whose text already includes theirs.
 _TEXT_HOLDERS = tuple(sorted(IGNORED_TAGS - {"input", "isindex", "param", "option", "optgroup",
                                             "legend"}))
+_HOLDER_SET = frozenset(_TEXT_HOLDERS)
+_TAG = attrgetter("tag")
+# A holder inside another holder is already in its text; one in <head> is not body text.
+_HOLDER_SCOPE = (*_TEXT_HOLDERS, "head")
 
 
-def weight(text: str) -> int:
-    """UTF-8 bytes of `text` without whitespace: a language-neutral amount of text.
+def weight(data: bytes) -> int:
+    """UTF-8 bytes without whitespace: a language-neutral amount of text.
 
-    Counting the few whitespace characters is cheaper than splitting a long text.
+    Deleting ASCII whitespace is one C pass (cheaper than splitting the text or
+    counting each space character in it).
     """
-    return len(text.encode("utf-8")) - sum(text.count(c) * size for c, size in WHITESPACE)
+    kept = len(data.translate(None, _ASCII_SPACE))
+    if data.isascii():  # no wide spaces possible
+        return kept
+    # Decoding and counting characters is 2x faster than searching the two-byte and
+    # three-byte sequences, whose bytes are common inside CJK text.
+    text = data.decode("utf-8")
+    return kept - sum(text.count(space) * size for space, size in _WIDE_SPACES)
+
+
+def _text_bytes(element: html.HtmlElement) -> bytes:
+    return etree.tostring(element, method="text", encoding="utf-8", with_tail=False)
+
+
+class _Walk(NamedTuple):
+    counts: Counter[str]
+    holders: list[html.HtmlElement]  # outermost text holders in <body>
 
 
 class PageScan:
-    """What the features read from one tree, each fetched once and only when first needed."""
+    """What the features read from one tree, each fetched once and only when first needed.
 
-    def __init__(self, root: html.HtmlElement) -> None:
+    `tags` are the tags whose elements will be counted: they are collected in the same
+    walk that finds the text holders.
+    """
+
+    def __init__(self, root: html.HtmlElement, tags: Collection[str] = ()) -> None:
         found = root.find("body")
         self.root = root
         self.body = found if found is not None else root
+        self.tags = frozenset(tags)
 
-    def tag_counts(self, tags: Collection[str]) -> Counter[str]:
-        """Elements per tag; a tag-filtered iter only wraps the elements asked for."""
-        return Counter(el.tag for el in self.root.iter(*tags)) if tags else Counter()
+    @cached_property
+    def _walk(self) -> _Walk:
+        """One tag-filtered walk for the counted tags (but div and li, counted by libxml2)
+        and the text holders; tags are read once and tallied in C."""
+        elements = list(self.root.iter(*self.tags.difference(_BULK_TAGS), *_TEXT_HOLDERS))
+        tags = list(map(_TAG, elements))
+        holders = [el for el, tag in zip(elements, tags, strict=True)
+                   if tag in _HOLDER_SET and next(el.iterancestors(*_HOLDER_SCOPE), None) is None]
+        return _Walk(Counter(tags), holders)
+
+    @cached_property
+    def tag_counts(self) -> Counter[str]:
+        """Elements per tag (the tags asked for and text holders) in the whole document."""
+        counts = self._walk.counts
+        counts.update({t: int(_BULK_TAGS[t](self.root)) for t in self.tags & _BULK_TAGS.keys()})
+        return counts
 
     @cached_property
     def element_count(self) -> int:
-        return max(int(_ELEMENTS(self.root)), 1)
+        return int(_ELEMENTS(self.root)) + 1
 
     @cached_property
-    def full_text(self) -> str:
-        """All body text in document order, hidden-tag text included (one C serialisation)."""
-        return etree.tostring(self.body, method="text", encoding=str, with_tail=False)
+    def full_text(self) -> bytes:
+        """All body text in document order, hidden-tag text included, as UTF-8.
+
+        One C serialisation; libxml2 holds text as UTF-8, so bytes skip a decode, and
+        weights and the regexes below read them without an encode.
+        """
+        return _text_bytes(self.body)
 
     @cached_property
-    def hidden_text(self) -> str:
+    def hidden_text(self) -> bytes:
         """Text under SPEC's ignored tags (forms, buttons…): subtracted from every text figure."""
-        return "\n".join(
-            etree.tostring(el, method="text", encoding=str, with_tail=False)
-            for el in self.body.iter(*_TEXT_HOLDERS)
-            if next(el.iterancestors(*_TEXT_HOLDERS), None) is None)
+        return b"\n".join(map(_text_bytes, self._walk.holders))
 
     @cached_property
     def text_weight(self) -> int:
         return max(weight(self.full_text) - weight(self.hidden_text), 1)
 
-    def visible_count(self, pattern: re.Pattern[str]) -> int:
-        """Matches of `pattern` in the body text, less those in ignored (form) text."""
-        found = len(pattern.findall(self.full_text))
-        return found - len(pattern.findall(self.hidden_text)) if found else 0
+    def visible_count(self, *patterns: re.Pattern[bytes]) -> int:
+        """Matches of `patterns` in the body text, less those in ignored (form) text."""
+        found = sum(len(p.findall(self.full_text)) for p in patterns)
+        return found - sum(len(p.findall(self.hidden_text)) for p in patterns) if found else 0
 
     @cached_property
     def link_pieces(self) -> list[str]:
-        """Text nodes inside links, whitespace-only ones left out by libxml2."""
+        """Text nodes inside links, whitespace-only ones left out by libxml2.
+
+        Still the dearest single call (see _LINK_TEXT), yet a Python loop over the links
+        (itertext per link) measured 35 % slower in CPU time.
+        """
         return _LINK_TEXT(self.body)
 
     @cached_property
@@ -129,7 +192,7 @@ class PageScan:
     def head_pager(self) -> int:
         """<link rel="next"/"prev"> in the head: the page is one of a paged series."""
         head = self.root.find("head")
-        return 0 if head is None else len(head.xpath("link[@rel='next' or @rel='prev']"))
+        return 0 if head is None else int(_HEAD_PAGER(head))
 
     @cached_property
     def head_text(self) -> str:
@@ -144,14 +207,19 @@ def _longest_run(scan: PageScan) -> int:
     their links. Link pieces are found in the serialised text in document order.
     """
     text, pos, gaps = scan.full_text, 0, []
-    for piece in scan.link_pieces:
-        start = text.find(piece, pos)
+    find = text.find
+    for piece in map(str.encode, scan.link_pieces):
+        start = find(piece, pos)
         if start >= 0:
             gaps.append((start - pos, pos))
             pos = start + len(piece)
     gaps.append((len(text) - pos, pos))
-    longest = sorted(gaps, reverse=True)[:RUN_CANDIDATES]
-    return max(weight(text[start:start + size]) for size, start in longest)
+    longest = 0
+    for size, start in heapq.nlargest(RUN_CANDIDATES, gaps):
+        if size <= longest:  # a gap weighs at most its bytes: no smaller gap can win
+            break
+        longest = max(longest, weight(text[start:start + size]))
+    return longest
 
 
 def _count_words(text: str, words: Collection[str]) -> int:
@@ -161,17 +229,18 @@ def _count_words(text: str, words: Collection[str]) -> int:
 def _list_features(scan: PageScan) -> dict[str, float]:
     """Language-neutral list signals: link-cut text, headline links, pagers, dates."""
     links = max(len(scan.link_pieces), 1)  # link texts: image-only links do not dilute
-    headlines = sum(len(p.strip().encode("utf-8")) >= HEADLINE_BYTES for p in scan.link_pieces)
+    headlines = sum(map(HEADLINE_BYTES.__le__,
+                        map(len, map(str.encode, map(str.strip, scan.link_pieces)))))
     run = _longest_run(scan)
-    dates = scan.visible_count(_TEXT_DATE)
-    link_weight = weight(scan.link_text)
+    dates = scan.visible_count(*_TEXT_DATES)
+    link_weight = weight(scan.link_text.encode())
     pager = _count_words(scan.link_text, PAGER_WORDS) + scan.head_pager
     return {
         "lst_run": log1p(run),
-        "lst_run_share": min(run / scan.text_weight, 1.0),
-        "lst_link_share": min(link_weight / scan.text_weight, 1.0),
+        "lst_run_share": sqrt(min(run / scan.text_weight, 1.0)),
+        "lst_link_share": sqrt(min(link_weight / scan.text_weight, 1.0)),
         "lst_headlines": log1p(headlines),
-        "lst_headline_share": headlines / links,
+        "lst_headline_share": sqrt(headlines / links),
         "lst_mean_link": link_weight / links,
         "lst_page_numbers": log1p(len(_PAGE_NUMBER.findall(scan.link_text))),
         "lst_pager_words": log1p(pager),
@@ -182,7 +251,7 @@ def _list_features(scan: PageScan) -> dict[str, float]:
 
 def _post_numbers(scan: PageScan) -> int:
     """Post numbers: "#12" and "楼" (floor, as in "3楼"), form text left out."""
-    floors = scan.full_text.count("楼") - scan.hidden_text.count("楼")
+    floors = scan.full_text.count(_FLOOR) - scan.hidden_text.count(_FLOOR)
     return scan.visible_count(_POST_NUMBER) + floors
 
 
@@ -199,8 +268,8 @@ _POST: dict[str, Callable[[PageScan], float]] = {
 
 
 def _tag_features(scan: PageScan, tags: Collection[str]) -> dict[str, float]:
-    counts = scan.tag_counts({*tags, "h1", "h2", "h3"})
-    features = {f"tag_{t}": counts[t] / scan.element_count for t in tags}
+    counts = scan.tag_counts
+    features = {f"tag_{t}": sqrt(counts[t] / scan.element_count) for t in tags}
     features.update({f"head_{h}": log1p(counts[h]) for h in ("h1", "h2", "h3")})
     return features
 
@@ -227,12 +296,14 @@ def page_features(root: html.HtmlElement,
         return names is None or name in names
 
     wanted = None if names is None else {n.split("_", 1)[0] for n in names}
-    scan = PageScan(root)
+    tags = [t for t in COMMON_TAGS if want(f"tag_{t}")]
+    scan = PageScan(root, {*tags, "h1", "h2", "h3"} if wanted is None or wanted & {"tag", "head"}
+                    else ())
     features: dict[str, float] = {}
     for families, compute in _FAMILIES:
         if wanted is None or wanted & families:
             features.update(compute(scan))
     features.update({name: compute(scan) for name, compute in _POST.items() if want(name)})
     if wanted is None or wanted & {"tag", "head"}:
-        features.update(_tag_features(scan, [t for t in COMMON_TAGS if want(f"tag_{t}")]))
+        features.update(_tag_features(scan, tags))
     return features

@@ -7,19 +7,22 @@ claim 3); level 1 of the depth score is the host.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from datetime import date
 from math import log1p
 from urllib.parse import urlsplit
 
 from pipelines.pagetype.vocab import TYPE_CLASSES, URL_KEYWORDS
 
-# The seed's ten date shapes (YYYY-MM-DD … YYYY_MM/DD), each bounded by non-digits.
+# The seed's ten date shapes (YYYY-MM-DD … YYYY_MM/DD), each bounded by non-digits, and
+# YYYY_MM_DD (Chinese portals, e.g. guancha.cn's 2019_09_07_516923.shtml: three news pages
+# of one site read as lists without it; grouped CV list precision 0.921 -> 0.955).
 _DATE_SHAPES = tuple(
     re.compile(r"(?<!\d)(\d{4})" + shape + r"(?!\d)")
     for shape in (
         r"-(\d{2})-(\d{2})", r"(\d{2})(\d{2})", r"-(\d{2})/(\d{2})", r"-(\d{2})()",
         r"(\d{2})()", r"/(\d{2})-(\d{2})", r"/(\d{2})(\d{2})", r"/(\d{2})/(\d{2})",
-        r"/(\d{2})()", r"_(\d{2})/(\d{2})",
+        r"/(\d{2})()", r"_(\d{2})/(\d{2})", r"_(\d{2})_(\d{2})",
     )
 )
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
@@ -68,6 +71,10 @@ def keyword_score(levels: list[str], keywords: tuple[str, ...]) -> float:
                      if any(k in level for k in keywords)))
 
 
+LEAF_FEATURES = frozenset(("url_index_leaf", "url_leaf_digits", "url_leaf_words",
+                           "url_digit_share"))
+
+
 def leaf_features(url: str) -> dict[str, float]:
     """Shape of the path: directory-like leaf, id digits and slug words in the leaf, digit share.
 
@@ -86,21 +93,31 @@ def leaf_features(url: str) -> dict[str, float]:
     }
 
 
-def url_features(url: str | None) -> dict[str, float]:
-    """All URL features of one page; none without a URL (the model then reads "no evidence")."""
+def url_features(url: str | None, names: Collection[str] | None = None) -> dict[str, float]:
+    """URL features of one page (all, or at least `names`); none without a URL (the model
+    then reads "no evidence"). The date shapes, leaf shape and keyword scores are only
+    computed when asked for: together they cost about as much as a page's tag counts."""
     if not url:
         return {}
+
+    def want(name: str) -> bool:
+        return names is None or name in names
+
     text = url_string(url)
     levels = text.split("/")
-    host = levels[0]
     features = {
         "url_depth": float(text.count("/") + 1),
-        "url_host_dots": float(host.count(".")),
-        "url_has_date": float(has_valid_date(text)),
+        "url_host_dots": float(levels[0].count(".")),
         "url_has_query": float("?" in text),
-    } | leaf_features(url)
+    }
+    if want("url_has_date"):
+        features["url_has_date"] = float(has_valid_date(text))
+    if names is None or not LEAF_FEATURES.isdisjoint(names):
+        features |= leaf_features(url)
     for kind in TYPE_CLASSES:
         words = URL_KEYWORDS[kind]
-        features[f"url_kw_{kind}"] = float(sum(text.count(k) for k in words))
-        features[f"url_kwscore_{kind}"] = keyword_score(levels, words)
+        if want(f"url_kw_{kind}"):
+            features[f"url_kw_{kind}"] = float(sum(text.count(k) for k in words))
+        if want(f"url_kwscore_{kind}"):
+            features[f"url_kwscore_{kind}"] = keyword_score(levels, words)
     return features

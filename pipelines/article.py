@@ -19,10 +19,12 @@ from pipelines.params import DENSITY, DensityParams
 from pipelines.results import ArticleData, CommentData
 
 
-def _comments(sections: list, replies: list, doc: Document, groups: list) -> list[CommentData]:
+def _comments(sections: list, replies: list, doc: Document, groups: list,
+              markup: boilerplate.Markup) -> list[CommentData]:
     """Forum replies first (they follow the first post), then comment sections."""
-    found = [comments.parse_item(post, set(), doc.fetched_at) for post in replies]
-    found += [c for s in sections for c in comments.parse_section(s, doc.fetched_at, groups)]
+    now = doc.fetched_at
+    found = [comments.parse_item(post, set(), now, markup) for post in replies]
+    found += [c for s in sections for c in comments.parse_section(s, now, groups, markup)]
     return [c for c in found if c is not None]
 
 
@@ -43,7 +45,7 @@ def extract_article(
     sections = comments.find_sections(markup, removed | set(posts[:1]), doc.fetched_at, groups)
     removed |= set(sections)
     removed |= set(boilerplate.find_noise(markup))
-    found = density.extract(doc.body, removed, params)
+    found = density.extract(doc.body, removed, params, markup)
     removed |= found.dropped
     text = render.to_text(found.content, removed)
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup)
@@ -52,5 +54,5 @@ def extract_article(
         published_at=meta.published_at, published_raw=meta.published_raw,
         language=meta.language, content_text=text,
         content_html=render.to_html(found.content, removed),
-        comments=_comments(sections, replies, doc, groups),
+        comments=_comments(sections, replies, doc, groups, markup),
     )

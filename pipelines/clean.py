@@ -17,20 +17,21 @@ _INVISIBLE = ("style", "noscript", "template", "object", "embed", "applet", "svg
 # head matter); density counting and rendering both skip them.
 NOT_PAGE_TEXT = frozenset({"script", "style", "head", "noscript", "template", "select",
                            "option", "textarea", "button", "input", "title", "meta", "link"})
-# Candidates for "hidden": libxml2 finds the few elements with these attributes in C; their
-# style is then read in Python (translate() on every element cost 2 ms/page).
-_HIDDEN_CANDIDATES = lxml.etree.XPath("descendant::*[@hidden or @style]")
+# Candidates for "hidden": libxml2 collects the few hidden and style attributes in C (in
+# document order), and Python reads their values. Selecting the elements instead
+# (*[@hidden or @style]) cost five times more, translate() on every style 2 ms/page.
+_HIDING_ATTRIBUTES = lxml.etree.XPath("descendant::*/@hidden | descendant::*/@style")
 _HIDING_STYLES = ("display:none", "visibility:hidden")
 
 
 def _hidden(body: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
     """Elements hidden by the hidden attribute or an inline style (spaces and case ignored)."""
-    found = []
-    for element in _HIDDEN_CANDIDATES(body):
-        style = "".join((element.get("style") or "").split()).lower()
-        if element.get("hidden") is not None or any(s in style for s in _HIDING_STYLES):
-            found.append(element)
-    return found
+    found: dict[lxml.html.HtmlElement, None] = {}  # an element with both attributes once
+    for value in _HIDING_ATTRIBUTES(body):
+        style = "".join(value.split()).lower()
+        if value.attrname == "hidden" or any(s in style for s in _HIDING_STYLES):
+            found[value.getparent()] = None
+    return list(found)
 
 
 def clean_tree(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:

@@ -15,7 +15,6 @@ replies. Nothing here changes the tree.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Collection
 from datetime import datetime
 from functools import lru_cache
@@ -28,9 +27,11 @@ from pipelines.boilerplate import Coverage, Markup, hint_words, is_named_noise, 
 from pipelines.dates import find_date
 from pipelines.results import CommentData
 
+# On " " + lowercased words, as boilerplate._NOISE (a leading separator makes the regex fast).
 _SECTION = re.compile(
-    r"(?:^|[\s_\-])(?:comments?|commentlist|comment\w*list|respond|replies|discussion|disqus|"
-    r"pinglun|huifu|talk|feedback|reactions)(?=$|[\s_\-\d])|评论|回复|留言")  # on lowercased words
+    r"[\s_\-](?:comments?|commentlist|comment\w*list|respond|replies|discussion|disqus|"
+    r"pinglun|huifu|talk|feedback|reactions)(?=$|[\s_\-\d])")
+_SECTION_CJK = ("评论", "回复", "留言")
 # Named like a comment section but only a counter, a link or a sidebar list of recent comments.
 _NOT_SECTION = re.compile(r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total",
                           re.I)
@@ -45,18 +46,21 @@ _HEADING = re.compile(
 _HEADING_TAGS = ("h2", "h3", "h4", "h5")
 _CUE = re.compile(r"\b(?:says|said|wrote|schreibt|reply|antworten|répondre)\b|回复|说：|[0-9]+楼",
                   re.I)
-_AUTHOR = re.compile(r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户", re.I)
-_TIME = re.compile(r"date|time|when|posted|meta|published|info", re.I)
+# Class words of a comment's parts, matched on lowercased words (see _named).
+_AUTHOR = re.compile(r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户")
+_TIME = re.compile(r"date|time|when|posted|meta|published|info")
 _CHROME = re.compile(r"reply|meta|actions?|vote|like|report|share|avatar|footer|toolbar|"
-                     r"quote-?btn|signature|sign", re.I)
+                     r"quote-?btn|signature|sign")
 _NEVER_SECTION = frozenset({"html", "body", "article", "main"})
 # XPaths are compiled once: `element.xpath(text)` compiles again on every call.
 _HOLDS_ARTICLE = etree.XPath(".//h1|.//*[@itemprop='articleBody']")
 _FORM_FIELDS = etree.XPath(
     ".//textarea|.//input[@type='text' or @type='email' or not(@type)]")
-# Class words that alternate between items of one list, or name the item's author.
-_ALTERNATION = re.compile(r"^(?:odd|even|alt|first|last|alternate|thread-\w+|byuser|bypostauthor|"
-                          r".*author.*|clearfix|highlighted|parent)$", re.I)
+# Class words (lowercased) that alternate between items of one list, or name the item's
+# author: a set and two string tests, not a regex with re.I and .*author.* per word.
+_ALTERNATION = frozenset({"odd", "even", "alt", "first", "last", "alternate", "byuser",
+                          "bypostauthor", "clearfix", "highlighted", "parent"})
+_WORD_CHARS = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d+")
 MIN_COMMENT_CHARS = 2
 MIN_SINGLE_CHARS = 20  # a section without repeated items is one comment when this long
@@ -75,7 +79,8 @@ MAX_NAME_CHARS = 60
 
 @lru_cache(maxsize=8192)
 def _section_hint(words: str) -> bool:
-    return bool(_SECTION.search(words.lower()))
+    words = words.lower()
+    return bool(_SECTION.search(" " + words)) or any(word in words for word in _SECTION_CJK)
 
 
 def _named_sections(markup: Markup, removed: set) -> list[lxml.html.HtmlElement]:
@@ -148,26 +153,34 @@ def signature(element: lxml.html.HtmlElement) -> tuple[str, str]:
 def _shape_words(classes: str) -> str:
     """Cached: every element of a list repeats the same class string."""
     words = _DIGITS.sub("", classes).split()
-    return " ".join(sorted(w for w in words if not _ALTERNATION.match(w)))
+    return " ".join(sorted(w for w in words if not _alternating(w.lower())))
+
+
+def _alternating(word: str) -> bool:
+    """odd/even, first/last, thread-N, *author*…: words that differ between items of one list."""
+    return word in _ALTERNATION or "author" in word or (
+        word.startswith("thread-") and _WORD_CHARS.fullmatch(word, 7) is not None)
 
 
 def repeated_groups(markup: Markup) -> list[list[lxml.html.HtmlElement]]:
     """Groups of same-shape siblings under <body>, two members or more, in document order.
 
-    Shapes are only worked out where siblings of one tag differ in class (odd/even, item-3):
-    elsewhere the class string itself keeps groups apart, and most rows are never shaped.
+    Only same-tag siblings can repeat a shape, and shapes are only worked out where their
+    classes differ (odd/even, item-3): elsewhere the class string itself is the shape.
     """
-    variants = Counter((parent, tag) for parent, tag, _ in markup.siblings)
-    groups: dict[tuple, list] = {}
-    for (parent, tag, classes), members in markup.siblings.items():
-        if variants[(parent, tag)] > 1 and classes:
-            classes = _shape_words(classes)
-        merged = groups.get((parent, tag, classes))
-        if merged is None:
-            groups[(parent, tag, classes)] = members
-        else:  # a new list: the markup's sibling lists stay as read
-            groups[(parent, tag, classes)] = sorted(merged + members, key=markup.position)
-    return [members for members in groups.values() if len(members) >= 2]
+    found = []
+    for rows in markup.siblings.values():
+        if len(rows) < 2:
+            continue
+        if len({row[3] for row in rows}) == 1:
+            found.append([row[0] for row in rows])
+            continue
+        shapes: dict[str, list] = {}
+        for element, _, _, classes, _, _ in rows:
+            shapes.setdefault(_shape_words(classes) if classes else "", []).append(element)
+        found += [members for members in shapes.values() if len(members) >= 2]
+    found.sort(key=lambda members: markup.position(members[0]))
+    return found
 
 
 def _items(section: lxml.html.HtmlElement, groups: list[list]) -> list[lxml.html.HtmlElement]:
@@ -239,31 +252,42 @@ def unnamed_comments(
 
 def _outside(item: lxml.html.HtmlElement, nested: set):
     """Descendants of `item` in document order, the `nested` subtrees skipped."""
-    stack = [child for child in reversed(item) if isinstance(child.tag, str)]
+    if not nested:  # a flat comment list, the usual case: lxml walks in C
+        yield from item.iterdescendants(etree.Element)
+        return
+    stack = list(item.iterchildren(etree.Element, reversed=True))
     while stack:
         element = stack.pop()
         if element in nested:
             continue
         yield element
-        stack.extend(child for child in reversed(element) if isinstance(child.tag, str))
+        stack.extend(element.iterchildren(etree.Element, reversed=True))
 
 
 def _short(element: lxml.html.HtmlElement) -> bool:
     return len(element.text_content().strip()) <= MAX_NAME_CHARS
 
 
-def _first(item: lxml.html.HtmlElement, pattern: re.Pattern, nested: set):
+@lru_cache(maxsize=8192)
+def _named(pattern: re.Pattern, words: str) -> bool:
+    """Cached: every comment of a list repeats the class words of its author, date and chrome
+    (but ids like comment-123 miss, so the search runs on lowercased words: with re.I it
+    took four times the instructions)."""
+    return pattern.search(words.lower()) is not None
+
+
+def _first(hints: list[tuple], pattern: re.Pattern):
     """The first short element named by `pattern`; a long one (the whole comment body) is not it."""
-    for element in _outside(item, nested):
-        named = pattern.search(hint_words(element)) or element.get("itemprop") == "author"
+    for element, words in hints:
+        named = _named(pattern, words) or element.get("itemprop") == "author"
         if named and _short(element):
             return element
     return None
 
 
-def _author(item: lxml.html.HtmlElement, nested: set) -> lxml.html.HtmlElement | None:
+def _author(item: lxml.html.HtmlElement, hints: list[tuple]) -> lxml.html.HtmlElement | None:
     """Named as the author, else a <cite>, else the first short link or bold name in the item."""
-    found = _first(item, _AUTHOR, nested)
+    found = _first(hints, _AUTHOR)
     if found is None:
         found = next(iter(item.iter("cite")), None)
     if found is None:
@@ -277,9 +301,9 @@ def _name_like(element: lxml.html.HtmlElement) -> bool:
         and not _CUE.fullmatch(text)
 
 
-def _time(item: lxml.html.HtmlElement, nested: set, now: datetime):
+def _time(item: lxml.html.HtmlElement, hints: list[tuple], now: datetime):
     """(element, datetime, raw): a <time> element first, then any element named as a date."""
-    for element in [*item.iter("time"), _first(item, _TIME, nested)]:
+    for element in [*item.iter("time"), _first(hints, _TIME)]:
         if element is None:
             continue
         for text in (element.get("datetime"), element.get("title"), element.text_content()):
@@ -290,13 +314,21 @@ def _time(item: lxml.html.HtmlElement, nested: set, now: datetime):
     return (None, found[0], found[1]) if found else (None, None, None)
 
 
-def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime) -> CommentData | None:
-    """One comment: author, time, and the remaining text without the chrome around it."""
-    author = _author(item, nested)
-    stamp, when, raw = _time(item, nested, now)
+def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
+               markup: Markup | None = None) -> CommentData | None:
+    """One comment: author, time, and the remaining text without the chrome around it.
+
+    The item's own elements (its `nested` replies left out: they are never rendered with
+    it) are read once for their class words (off the page's `markup` table when given);
+    walking every reply again for each of its ancestors made deep threads quadratic.
+    """
+    words = markup.words if markup is not None else hint_words
+    hints = [(element, words(element)) for element in _outside(item, nested)]
+    author = _author(item, hints)
+    stamp, when, raw = _time(item, hints, now)
     drop = set(nested) | {e for e in (author, stamp) if e is not None}
-    drop |= {e for e in item.iterdescendants() if isinstance(e.tag, str)
-             and _CHROME.search(hint_words(e)) and e.tag not in ("p", "blockquote") and _short(e)}
+    drop |= {e for e, words in hints
+             if _named(_CHROME, words) and e.tag not in ("p", "blockquote") and _short(e)}
     text = render.to_text([item], drop)
     if len(text) < MIN_COMMENT_CHARS:
         return None
@@ -305,7 +337,8 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime) -> Comme
 
 
 def parse_section(
-    section: lxml.html.HtmlElement, now: datetime, groups: list[list]
+    section: lxml.html.HtmlElement, now: datetime, groups: list[list],
+    markup: Markup | None = None,
 ) -> list[CommentData]:
     """All comments of one section, nested replies as comments of their own.
 
@@ -316,9 +349,9 @@ def parse_section(
         return []
     items = _items(section, groups)
     if not items:
-        return _single(section, now)
+        return _single(section, now, markup)
     nested = _nested(items)
-    found = [parse_item(item, nested[item], now) for item in items]
+    found = [parse_item(item, nested[item], now, markup) for item in items]
     return [comment for comment in found if comment]
 
 
@@ -333,12 +366,13 @@ def _nested(items: list[lxml.html.HtmlElement]) -> dict:
     return nested
 
 
-def _single(section: lxml.html.HtmlElement, now: datetime) -> list[CommentData]:
+def _single(section: lxml.html.HtmlElement, now: datetime,
+            markup: Markup | None) -> list[CommentData]:
     """A section without repeated items: one comment, its headings and reply form left out."""
     drop = {e for e in section.iterdescendants("form", "h1", *_HEADING_TAGS, "textarea")}
     drop |= {e for e in section.iterdescendants() if isinstance(e.tag, str)
              and is_named_noise(e)}
-    comment = parse_item(section, drop, now)
+    comment = parse_item(section, drop, now, markup)
     return [comment] if comment and len(comment.text) >= MIN_SINGLE_CHARS else []
 
 

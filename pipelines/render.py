@@ -7,8 +7,7 @@ by identity, so the shared tree stays intact for other stages.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Collection, Iterable
 
 import lxml.html
 from lxml import etree
@@ -24,56 +23,62 @@ BLOCK_TAGS = frozenset({
 })
 # Attributes worth keeping in content_html; everything else (on*, style, class…) is dropped.
 _SAFE_ATTRIBUTES = ("href", "src", "alt", "title", "colspan", "rowspan", "datetime", "lang")
-_SPACE = re.compile(r"\s+")
 _BREAK = object()
 
 
-def _kept_children(
-    element: lxml.html.HtmlElement, drop: Collection[lxml.html.HtmlElement]
-) -> Iterator[tuple[lxml.html.HtmlElement, bool]]:
-    """(child, kept) for every child: dropped and invisible children only lend their tail."""
-    for child in element:
-        kept = isinstance(child.tag, str) and child.tag not in NOT_PAGE_TEXT and child not in drop
-        yield child, kept
+def _kept(child: etree._Element, drop: Collection[lxml.html.HtmlElement]) -> bool:
+    """Dropped and invisible children (and comments) only lend their tail."""
+    return isinstance(child.tag, str) and child.tag not in NOT_PAGE_TEXT and child not in drop
 
 
 def _pieces(
-    element: lxml.html.HtmlElement, drop: Collection[lxml.html.HtmlElement]
-) -> Iterator[object]:
-    """Text pieces and paragraph breaks of one subtree, in reading order (iterative walk)."""
+    element: lxml.html.HtmlElement, drop: Collection[lxml.html.HtmlElement], out: list
+) -> None:
+    """Append the text pieces and paragraph breaks of one subtree to `out`, in reading order.
+
+    An iterative walk that appends to one list: a generator per subtree (and per child
+    list) cost more than the text it moved.
+    """
     stack: list[object] = [element]
     while stack:
         item = stack.pop()
         if not isinstance(item, etree._Element):
-            yield item
+            out.append(item)
             continue
         block = item.tag in BLOCK_TAGS
         if block:
-            yield _BREAK
-        yield item.text or ""
-        tail_stack: list[object] = [_BREAK] if block else []
-        for child, kept in _kept_children(item, drop):
-            if kept:
-                tail_stack.append(child)
-            tail_stack.append(child.tail or "")
-        stack.extend(reversed(tail_stack))
+            out.append(_BREAK)
+        if item.text:
+            out.append(item.text)
+        if block:  # a block's own text is a paragraph of its own
+            out.append(_BREAK)
+        after: list[object] = []  # children with their tails
+        for child in item:
+            if _kept(child, drop):
+                after.append(child)
+            if child.tail:
+                after.append(child.tail)
+        stack.extend(reversed(after))
 
 
 def paragraphs(
     elements: Iterable[lxml.html.HtmlElement], drop: Collection[lxml.html.HtmlElement] = ()
 ) -> list[str]:
     """Whitespace-normalised paragraphs of the given subtrees."""
+    pieces: list = []
+    for element in elements:
+        _pieces(element, drop, pieces)
+        pieces.append(_BREAK)
     found: list[str] = []
     current: list[str] = []
-    for element in elements:
-        for piece in [*_pieces(element, drop), _BREAK]:
-            if piece is _BREAK:
-                text = _SPACE.sub(" ", "".join(current)).strip()
-                if text:
-                    found.append(text)
-                current = []
-            else:
-                current.append(piece)  # type: ignore[arg-type]
+    for piece in pieces:
+        if piece is not _BREAK:
+            current.append(piece)
+        elif current:  # split/join: runs of whitespace to one space, ends stripped, no regex
+            text = " ".join("".join(current).split())
+            if text:
+                found.append(text)
+            current = []
     return found
 
 
@@ -92,15 +97,15 @@ def _copy(
     stack = [(element, root)]
     while stack:
         source, target = stack.pop()
-        for name in _SAFE_ATTRIBUTES:
-            if source.get(name) is not None and not source.get(name).lower().startswith(
-                "javascript:"
-            ):
-                target.set(name, source.get(name))
+        present = source.keys()  # most elements have no attribute: one call tells
+        for name in _SAFE_ATTRIBUTES if present else ():
+            value = source.get(name) if name in present else None
+            if value is not None and not value.lower().startswith("javascript:"):
+                target.set(name, value)
         target.text = source.text
         last = None
-        for child, kept in _kept_children(source, drop):
-            if kept:
+        for child in source:
+            if _kept(child, drop):
                 last = etree.SubElement(target, child.tag)
                 last.tail = child.tail
                 stack.append((child, last))

@@ -2,7 +2,7 @@
 
 import lxml.html
 
-from pipelines.boilerplate import Coverage, find_noise, outermost, read_markup
+from pipelines.boilerplate import Coverage, find_noise, hint_words, outermost, read_markup
 from pipelines.comments import repeated_groups
 
 PAGE = """<html><body>
@@ -66,4 +66,36 @@ def test_repeated_groups_merge_alternating_classes_in_document_order() -> None:
     markup = read_markup(body)
     groups = [[e.text for e in members] for members in repeated_groups(markup)]
     assert groups == [["1", "2", "3"]]  # 'other' and the differently named <p>s stay apart
-    assert [e.text for e in markup.siblings[(body.find("ul"), "li", "c odd")]] == ["1", "3"]
+    assert [row[0].text for row in markup.siblings[(body.find("ul"), "li")]] == ["1", "2", "3", "4"]
+
+
+def test_roles_and_declared_article_bodies_are_read_with_the_markup() -> None:
+    body = lxml.html.document_fromstring(
+        "<html><body><div role='navigation'><a>home</a></div>"
+        "<div class='sidebar'><div itemprop='articleBody'><p>story</p></div></div>"
+        "<div role='main' class='promo'><p>teaser</p></div></body></html>").find("body")
+    markup = read_markup(body)
+    assert [row[5] for row in markup.rows if row[5]] == ["navigation", "main"]
+    assert [e.get("itemprop") for e in markup.article_bodies] == ["articleBody"]
+    found = find_noise(markup)  # the sidebar holds the declared body: kept
+    assert [e.get("class") or e.get("role") for e in found] == ["navigation", "promo"]
+
+
+def test_list_items_differing_only_by_alternation_words_are_one_shape() -> None:
+    body = lxml.html.document_fromstring(
+        "<html><body><ol><li class='comment even thread-even depth-1'>a</li>"
+        "<li class='comment odd thread-odd depth-1 bypostauthor comment-author-x'>b</li>"
+        "<li class='comment even thread-even depth-2'>c</li></ol></body></html>").find("body")
+    groups = [[e.text for e in members] for members in repeated_groups(read_markup(body))]
+    assert groups == [["a", "b", "c"]]  # digits, odd/even, thread-*, *author* ignored
+
+
+def test_the_table_answers_hint_words_under_body_and_reads_them_elsewhere() -> None:
+    root = lxml.html.document_fromstring(
+        "<html><body class='page'><div class='postBody' id='main'><p>x</p></div></body></html>")
+    body = root.find("body")
+    markup = read_markup(body)
+    div = body.find("div")
+    assert markup.words(div) == hint_words(div) == "post Body main"
+    assert markup.words(body.find(".//p")) == ""
+    assert markup.words(body) == "page "  # <body> is not a row: read from the element

@@ -86,3 +86,22 @@ def test_single_comment_section_and_reply_form() -> None:
         '<textarea name="comment"></textarea><input name="author"></form></div>')
     art = extract_article(load_document(single.encode(), fetched_at=NOW))
     assert [c.text for c in art.comments] == ["I think point 0 is wrong, honestly."]
+
+
+THREADED = f"""<html><body><article><h1>Council approves plan</h1>{BODY}</article>
+<ol class="commentlist">
+<li class="comment even thread-even depth-1" id="c1"><div class="says">I disagree with the
+council on this plan.</div><a class="comment-reply-link" href="#">Reply</a>
+<ul class="children"><li class="comment odd alt depth-2 bypostauthor" id="c2">
+<span class="comment-author">bob</span><p>Bob answers the first reader here.</p>
+<a class="comment-reply-link" href="#">Reply</a></li></ul></li>
+<li class="comment odd thread-odd depth-1" id="c3"><span class="comment-author">eve</span>
+<p>Eve thinks the plan is fine as it stands.</p></li></ol></body></html>"""
+
+
+def test_nested_replies_are_comments_of_their_own_and_lend_nothing_to_their_parent() -> None:
+    art = extract_article(load_document(THREADED.encode(), fetched_at=NOW))
+    found = {c.text: c.author for c in art.comments}
+    assert found == {"I disagree with the council on this plan.": None,
+                     "Bob answers the first reader here.": "bob",
+                     "Eve thinks the plan is fine as it stands.": "eve"}

@@ -6,6 +6,7 @@ import lxml.html
 import pytest
 
 from pipelines import density, render
+from pipelines.boilerplate import read_markup
 from pipelines.params import DENSITY
 
 ARTICLE = "".join(
@@ -64,3 +65,13 @@ def test_link_farm_yields_little() -> None:
 
 def test_punctuation_counts_chinese_and_western_marks() -> None:
     assert density.count_punctuation("你好，世界。Hello, world!") == 4
+
+
+def test_counts_leave_out_invisible_and_excluded_subtrees_with_the_routes_markup() -> None:
+    body = _body("<html><body><div><p>Hi, you.</p><a href='#'>link</a></div>"
+                 "<script>x</script><nav><a>menu</a></nav></body></html>")
+    fresh = density.count(body, exclude={body.find("nav")})
+    shared = density.count(body, exclude={body.find("nav")}, markup=read_markup(body))
+    assert [(e.tag, s.chars, s.tags) for e, s in fresh.items()] == \
+        [(e.tag, s.chars, s.tags) for e, s in shared.items()]
+    assert [e.tag for e in shared] == ["body", "div", "p", "a"]  # script and nav left out

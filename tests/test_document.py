@@ -96,3 +96,23 @@ def test_links_are_absolute_deduplicated_and_without_fragments() -> None:
         <a href="mailto:x@y">mail</a><a href="https://other.org/x">out</a></body></html>""",
                         url="https://site.cn/index.html")
     assert doc.links == ["https://site.cn/news/a.html", "https://other.org/x"]
+
+
+def test_valid_utf8_is_read_as_utf8_whatever_the_page_declares() -> None:
+    # Such bodies go to libxml2 as bytes: its own charset sniffing must not win.
+    body = ('<?xml version="1.0" encoding="gbk"?><html><head><meta charset="gbk"></head>'
+            "<body><p>中文 é 😀</p></body></html>").encode()
+    doc = load_document(body, content_type="text/html; charset=gbk")
+    assert doc.encoding == "utf-8" and doc.body.findtext("p") == "中文 é 😀"
+
+
+def test_hidden_elements_go_with_their_tails_kept_once_per_element() -> None:
+    # An element hidden twice over (attribute and style) is dropped once; shown styles stay.
+    doc = load_document(b"""<html><body><p>a<span hidden style="display:none">x</span>b
+        <span style="color:red">red</span><span style="DISPLAY:NONE">y</span>c</p></body></html>""")
+    assert " ".join(doc.body.text_content().split()) == "ab redc"
+
+
+def test_a_doubled_bom_is_not_page_text() -> None:
+    body = codecs.BOM_UTF8 * 2 + "<html><body><p>中文</p></body></html>".encode()
+    assert load_document(body).body.text_content() == "中文"

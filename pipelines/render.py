@@ -50,14 +50,14 @@ def _pieces(
             out.append(_BREAK)
         if item.text:
             out.append(item.text)
-        if block:  # a block's own text is a paragraph of its own
-            out.append(_BREAK)
-        after: list[object] = []  # children with their tails
+        after: list[object] = []  # children with their tails, then the block's closing break
         for child in item:
             if _kept(child, drop):
                 after.append(child)
             if child.tail:
                 after.append(child.tail)
+        if block:
+            after.append(_BREAK)
         stack.extend(reversed(after))
 
 

@@ -23,15 +23,14 @@ import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
-from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy_redis.spiders import RedisMixin
 from sqlalchemy.exc import SQLAlchemyError
-from twisted.internet import threads
 from twisted.python.failure import Failure
 
 from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import create_run, push_start_urls
 from crawler.items import CrawledPage
+from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
 from crawler.sources import CrawlTarget, adhoc_source, hosts_of, split_list, target_from_source
 from crawler.urls import normalise_url
 from models.db import session_factory
@@ -42,8 +41,6 @@ PRIORITY_START = 100
 PRIORITY_NEXT_PAGE = 60
 PRIORITY_RECORD = 50
 PRIORITY_LINK = 0
-# Per-worker memos (requested URLs, stored-detail answers) are dropped past this size.
-MEMO_LIMIT = 500_000
 _SKIPPED_TYPES = (b"image/", b"audio/", b"video/", b"application/pdf", b"application/zip",
                   b"application/octet-stream", b"font/")
 
@@ -63,7 +60,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self._arguments = (start_urls, source, max_pages, depth, allowed_domains)
         self._targets: dict[int | None, CrawlTarget] = {}
         self._requested: set[str] = set()
-        self._stored_detail: dict[str, bool] = {}
+        self._known_pages = KnownDetailPages(self._stored_types)
         self.run_id: int | None = None
 
     @classmethod
@@ -263,24 +260,13 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         return requests
 
     async def known_details(self, urls: set[str]) -> set[str]:
-        """Stored pages that are not lists: already have them, so a revisit skips them.
-        Answers are remembered for the run (a site's nav links recur on every page). The
-        database is asked from a thread: the reactor keeps fetching and extracting
-        meanwhile. If the database is down we cannot tell, and fetch (upserts make that
-        harmless)."""
-        if len(self._stored_detail) > MEMO_LIMIT:  # a long-lived worker must not grow for ever
-            self._stored_detail.clear()
-        unasked = [url for url in urls if url not in self._stored_detail]
-        if unasked:
-            try:
-                stored = await maybe_deferred_to_future(
-                    threads.deferToThread(self._stored_types, unasked))
-            except SQLAlchemyError as error:
-                self.logger.warning("cannot check stored URLs (%s); fetching all", error)
-                return set()
-            for url in unasked:
-                self._stored_detail[url] = url in stored and stored[url] != "list"
-        known = {url for url in urls if self._stored_detail.get(url)}
+        """Stored pages that are not lists: already have them, so a revisit skips them. If
+        the database is down we cannot tell, and fetch (upserts make that harmless)."""
+        try:
+            known = await self._known_pages.among(urls)
+        except SQLAlchemyError as error:
+            self.logger.warning("cannot check stored URLs (%s); fetching all", error)
+            return set()
         self.crawler.stats.inc_value("frontier/known_skipped", len(known))
         return known
 

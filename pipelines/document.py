@@ -10,8 +10,8 @@ import codecs
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cached_property
-from urllib.parse import urldefrag, urljoin
+from functools import cached_property, lru_cache
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 import lxml.html
 from charset_normalizer import from_bytes
@@ -73,15 +73,36 @@ class Document:
         """Absolute http(s) link targets of the page, in document order, without fragments."""
         found: list[str] = []
         seen: set[str] = set()
+        base = self.base_url or ""
+        origin = _origin(base)
         for anchor in self.body.iter("a"):
             href = (anchor.get("href") or "").strip()
             if not href or href.startswith(("#", "javascript:", "mailto:", "tel:")):
                 continue
-            url = urldefrag(urljoin(self.base_url or "", href))[0]
+            # Absolute and root-relative links resolve the same from any page of a site, so
+            # they are resolved once per site (a site's navigation recurs on every page).
+            shared = (href.startswith(("http://", "https://"))
+                      and href.partition("//")[2][:1] not in ("", "/")) or (
+                href.startswith("/") and not href.startswith("//"))
+            url = _resolve(origin if shared else base, href)
             if url.startswith(("http://", "https://")) and url not in seen:
                 seen.add(url)
                 found.append(url)
         return found
+
+
+@lru_cache(maxsize=4096)
+def _origin(base: str) -> str:
+    """scheme://host of a base URL: what an absolute or root-relative link's resolution
+    depends on (the base itself when it has no host)."""
+    parts = urlsplit(base)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else base
+
+
+@lru_cache(maxsize=65536)
+def _resolve(base: str, href: str) -> str:
+    """The absolute link without its fragment (urljoin and urldefrag cost ~8 µs a link)."""
+    return urldefrag(urljoin(base, href))[0]
 
 
 def element_children(element: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:

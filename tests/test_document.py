@@ -98,6 +98,23 @@ def test_links_are_absolute_deduplicated_and_without_fragments() -> None:
     assert doc.links == ["https://site.cn/news/a.html", "https://other.org/x"]
 
 
+def test_links_resolve_against_their_own_page_when_resolutions_are_shared() -> None:
+    """Root-relative and absolute links are resolved once per site and reused; each page
+    still gets its own host's and scheme's answer."""
+    page = (b"<html><body><a href='/x/../y.html'>root</a><a href='z.html'>rel</a>"
+            b"<a href='http://Other.org/p?'>other</a><a href='//cdn.cn/p'>scheme-relative</a>"
+            b"</body></html>")
+    links = {url: load_document(page, url=url).links
+             for url in ("https://a.cn/s/1.html", "http://b.cn/t/2.html", "https://a.cn/u/3.html")}
+    assert links == {
+        "https://a.cn/s/1.html": ["https://a.cn/y.html", "https://a.cn/s/z.html",
+                                  "http://Other.org/p?", "https://cdn.cn/p"],
+        "http://b.cn/t/2.html": ["http://b.cn/y.html", "http://b.cn/t/z.html",
+                                 "http://Other.org/p", "http://cdn.cn/p"],
+        "https://a.cn/u/3.html": ["https://a.cn/y.html", "https://a.cn/u/z.html",
+                                  "http://Other.org/p?", "https://cdn.cn/p"]}
+
+
 def test_valid_utf8_is_read_as_utf8_whatever_the_page_declares() -> None:
     # Such bodies go to libxml2 as bytes: its own charset sniffing must not win.
     body = ('<?xml version="1.0" encoding="gbk"?><html><head><meta charset="gbk"></head>'

@@ -28,7 +28,7 @@ bench: install
 	$(PY) -m bench.pagetype
 	$(PY) -m bench.records
 	$(PY) -m bench.store
-	$(PY) -m bench.crawl
+	$(PY) -m bench.crawl --scale 4 --repeat 3
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from functools import cache, lru_cache
 from itertools import islice
 from typing import NamedTuple
 from zoneinfo import ZoneInfo
@@ -25,13 +24,10 @@ from lxml import etree
 
 from pipelines.boilerplate import Markup, hint_words, read_markup
 from pipelines.dates import find_date, is_clock
+from pipelines.page_text import clean, fold, hint_test, host_keys, host_of, name_key, text_of
 from pipelines.structured import Declared, declared
+from pipelines.titles import MIN_SITE_KEY, is_inside, is_site_name, pick_title, title_parts
 
-# Separators between a headline and the site name in <title> and og:title.
-_TITLE_SPLIT = re.compile(
-    r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*")
-_CRUMB_ARROWS = ("»", "›")  # breadcrumb separators: the deeper level follows them
-_ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")
 _BYLINE_HINT = re.compile(r"author|byline|byl|writer|reporter|zuozhe|作者", re.I)
 _DATE_HINT = re.compile(r"date|datum|fecha|time|publish|posted|pubtime|meta|info|source|riqi|"
                         r"created|updated|submitted|author|byline", re.I)
@@ -96,12 +92,6 @@ _NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
 MAX_NAME_WORDS = 4  # "Dr. Karin J. Schmitz"
 _COMMENT_HINT = re.compile(r"comment|kommentar|reply|replies|respond|discuss|disqus", re.I)
 _CREDIT_HINT = re.compile(r"licen[cs]e|credit|copyright|caption|bildnachweis", re.I)
-# Parts of an <h1> named by their class: the headline's own element ("articleheadline"), a
-# kicker or subtitle beside it ("entry-title__toptitle", "articleoverline", "dachzeile").
-_HEADLINE_HINT = re.compile(r"headline|title", re.I)
-_KICKER_HINT = re.compile(r"kicker|overline|over-?title|top-?title|top-?line|dachzeile|"
-                          r"roofline|eyebrow|super-?title|pre-?title|sub-?title|sub-?headline|"
-                          r"spitzmarke", re.I)
 _NAME_HINT = re.compile(r"\bfn\b|vcard|name", re.I)
 CREDIT_DEPTH = 2  # ancestors of a byline looked at for a credit or licence block
 INNER_NAME_ELEMENTS = 8  # elements looked at in a long labelled line for the name's own
@@ -116,23 +106,7 @@ _CONJUNCTION = re.compile(r"\s+(?:und|and|y|et|&)\s+(?=\S+\s+\S)", re.I)
 MAX_BYLINE_CHARS = 80
 MAX_RAW_CHARS = 800  # a byline block's text with its layout whitespace
 MAX_BY_LINE = 60  # an unmarked "By …" line longer than this is prose ("Von der Leyen sagt …")
-SITE_PART_RATIO = 1.5
-MIN_SITE_KEY = 4  # shorter site keys match only whole title parts
-# Between a declared site name and the headline; found without a pattern per site name (a
-# compiled pattern per page cost more than all other title rules).
-_SEPARATOR_AT_START = re.compile(r"\s*[-|–—·•:»_｜/]+\s*")
-_SEPARATOR_AT_END = re.compile(r"\s*[-|–—·•:»_｜/]+\s*$")
-_DASHES = str.maketrans("–—‐‑", "----")
-_NOT_KEY = re.compile(r"[\W_]+")
-MIN_LONE_H1_WORDS = 3
-MIN_SHORT_H1_WORDS = 2
-_TEXT_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
-OPENING_CHARS = 300  # the opening of the article text, where a headline inside it stands
-HEADING_REACH = 30  # elements between the headline and the article text's first line
-MIN_OPENING_CHARS = 20  # of the text's first line, for an element to be said to start it
-MIN_CJK_HEADLINE = 6
 MONTH_WINDOW = 24  # characters either side of a year where a date around it is read
-CONTINUED_REACH = 5  # elements after the <h1> where its continued form may stand
 BLOCKS_BEFORE_TITLE = 150  # kickers, meta lines and breadcrumbs above the headline
 BLOCKS_AFTER_TITLE = 400
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -155,6 +129,8 @@ _LANGUAGE_ZONES = {"de": "Europe/Berlin", "it": "Europe/Rome", "nl": "Europe/Ams
 
 
 @dataclass
+
+
 class Metadata:
     """What the article route reports besides body and comments."""
 
@@ -164,338 +140,6 @@ class Metadata:
     published_at: datetime | None = None
     published_raw: str | None = None
     language: str | None = None
-
-
-def _text_of(element: lxml.html.HtmlElement) -> str:
-    """The element's text, as text_content() gives it but without an XPath evaluation per
-    call, which cost more than the reading itself on the short elements bylines live in."""
-    return etree.tostring(element, method="text", encoding=str, with_tail=False)
-
-
-def _clean(text: str | None) -> str | None:
-    text = " ".join((text or "").split())
-    return text or None
-
-
-# Cached: the same titles, headings and site names are folded again and again on a page, and
-# str.translate is slow.
-@lru_cache(maxsize=8192)
-def _fold(text: str) -> str:
-    return " ".join(text.casefold().translate(_DASHES).split())
-
-
-@lru_cache(maxsize=8192)
-def _key(text: str) -> str:
-    """Letters and digits only: "MacTechNews.de" and "mactechnews.de" are one site."""
-    return _NOT_KEY.sub("", text.casefold())
-
-
-@lru_cache(maxsize=1024)
-def _host_keys(url: str | None) -> frozenset[str]:
-    """Cached: every title part and heading of a page is checked against its host."""
-    host = _host(url)
-    return frozenset(k for k in (_key(host), _key(host.split(".")[0])) if k)
-
-
-def is_site_name(text: str, site_name: str | None, url: str | None, loose: bool = False) -> bool:
-    """The site's own name: the declared one or the host ("MacTechNews.de", "seelenradio");
-    `loose` also takes a title part that starts with the host's name ("Zoll online")."""
-    key, hosts = _key(text), _host_keys(url)
-    if not key or key == _key(site_name or "") or key in hosts:
-        return bool(key)
-    return loose and any(len(k) >= MIN_SITE_KEY and (key.startswith(k) or k.startswith(key))
-                         for k in hosts)
-
-
-def _cut_site(title: str, site_name: str | None) -> str:
-    """`title` without the declared site name at its start or end, where a separator
-    parts them."""
-    if not site_name or _fold(site_name) == _fold(title):
-        return title
-    site = " ".join(site_name.split()).lower()
-    lower = title.lower()
-    if len(lower) != len(title):  # lower() changed a length ("İ"): no position maps back
-        return title
-    end = lower.rstrip()
-    separator = end.endswith(site) and _SEPARATOR_AT_END.search(title, 0, len(end) - len(site))
-    if separator:
-        return title[: separator.start()].strip()
-    start = len(lower) - len(lower.lstrip())
-    separator = lower.startswith(site, start) and _SEPARATOR_AT_START.match(
-        title, start + len(site))
-    return title[separator.end():].strip() if separator else title.strip()
-
-
-@lru_cache(maxsize=4096)
-def title_parts(title: str) -> tuple[str, ...]:
-    """A <title> or og:title split at headline/site separators (cached: a page's titles are
-    split by several rules)."""
-    return tuple(p.strip() for p in _TITLE_SPLIT.split(title) if p.strip())
-
-
-@lru_cache(maxsize=4096)
-def strip_site_name(title: str, site_name: str | None = None, url: str | None = None) -> str:
-    """The headline of a "Headline - Site" or "Site | Headline" title.
-
-    The declared site name is cut, else an outer part that names the host; when a site
-    name is declared but not in the title, the title is all headline; else the shorter
-    outer part is taken for the site (the first part kept unless the last is much longer).
-    """
-    cut = _cut_site(title, site_name)
-    if cut != title:
-        return cut
-    marks = list(_TITLE_SPLIT.finditer(title))
-    first = title[: marks[0].start()].strip() if marks else ""
-    last = title[marks[-1].end():].strip() if marks else ""
-    if not first or not last:
-        return title.strip(" -|–—·•:»_｜")
-    head, tail = title[: marks[-1].start()].strip(), title[marks[0].end():].strip()
-    if is_site_name(last, site_name, url, loose=True):
-        return head
-    if marks[-1].group().strip() in _CRUMB_ARROWS:
-        return last  # "Site » Section » Headline": a breadcrumb ends at the page's own item
-    for mark, after in zip(marks, marks[1:], strict=False):  # "Headline - Site - Slogan"
-        if is_site_name(title[mark.end(): after.start()], site_name, url):
-            return title[: mark.start()].strip()
-    if is_site_name(first, site_name, url, loose=True):
-        return tail
-    if site_name:
-        return title.strip()
-    return head if len(last) <= SITE_PART_RATIO * len(first) else tail
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"\w+", text.casefold()))
-
-
-def _overlaps(h1: str, other: str) -> bool:
-    mine, theirs = _words(h1), _words(other)
-    return bool(mine) and len(mine & theirs) >= 0.5 * len(mine | theirs)
-
-
-def _inside(inner: str, outer: str) -> bool:
-    """`inner` within `outer` as whole words ("Joghurt" is not inside "Joghurts")."""
-    inner, outer = _fold(inner), _fold(outer)
-    at = outer.find(inner)
-    if not inner or at < 0:
-        return False
-    before, after = outer[at - 1: at], outer[at + len(inner): at + len(inner) + 1]
-    return not any(c.isalnum() and c < "\u3000" for c in before + after)
-
-
-def _find_ignoring_case(part: str, text: str) -> int:
-    """Where `part` first stands in `text` with case ignored as re.I ignores it, else -1.
-
-    Where every character is Latin-1 or caseless, str.lower() pairs characters as re.I does
-    and needs no pattern: compiling one per page cost more than all title rules.
-    """
-    if all(map(_plain_case, set(part + text))):
-        return text.lower().find(part.lower())
-    found = re.search(re.escape(part), text, re.I)
-    return found.start() if found else -1
-
-
-@lru_cache(maxsize=4096)
-def _plain_case(char: str) -> bool:
-    """Latin-1 (its case partners outside it, ſ or K, are then absent) or a non-letter
-    without case: re.I and str.lower() agree on it, one character for one."""
-    return char <= "\xff" or (char.lower() == char == char.upper() and not char.isalpha())
-
-
-def _is_title_part(headline: str, title: str) -> bool:
-    """`headline` is `title` less parts at a separator, not a headline cut short."""
-    at = -1 if headline == title else _find_ignoring_case(headline, title)
-    if at < 0:
-        return False
-    before, after = title[:at], title[at + len(headline):]
-    return bool((not before or _ENDS_WITH_SPLIT.search(before))
-                and (not after or _TITLE_SPLIT.match(after)))
-
-
-def _references(found: Declared, url: str | None) -> tuple[list[str], list[str]]:
-    """(headlines, title parts): the declared and <title> headlines with site names cut, and
-    every part of both titles."""
-    declared_title, tag = _clean(found.title), _clean(found.page_title)
-    titles = [t for t in (declared_title, tag) if t]
-    refs = [strip_site_name(t, found.site_name, url) for t in titles]
-    if declared_title and tag and _is_title_part(declared_title, tag):
-        refs.insert(0, declared_title)  # the <title> adds a site name to the clean headline
-    parts = [p for t in titles for p in title_parts(t)]
-    return refs, parts
-
-
-def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = None,
-               markup: Markup | None = None, text: str = "") -> str | None:
-    """The headline that the sources agree on: <h1>s checked against the declared and <title>
-    headlines; an <h1> or headline that is only the site's name never wins.
-
-    Order: an <h1> equal to a headline or a whole title (or the heading after it that
-    continues it); an <h2> equal to a headline, else an <h1> equal to a title part (the
-    longest); a headline inside a longer <h1> (kicker or date in the <h1>); an <h1> inside a
-    headline, shortened from it or sharing most of its words; an <h2> equal to a part of a
-    headline; the page's only <h1> (repeated ones are widgets'); with nothing declared, the
-    heading at the article text; the declared or <title> headline. An <h1> that is the
-    site's banner ("Section - Site", ending the <title>) is no candidate.
-    """
-    refs, parts = _references(found, url)
-    refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
-    whole = [_clean(t) for t in (found.title, found.page_title) if _clean(t)]
-    kickers = {_fold(p) for p in parts} - {_fold(t) for t in refs + whole}
-    h1_elements = [(t, h) for h in tree.iter("h1") if (t := _without_kicker(h, kickers))
-                   and not is_site_name(t, found.site_name, url)]
-    banner = next((t for t, _ in h1_elements if _is_banner(t, found, url)), None)
-    if banner:  # the <title> is "Headline - <the banner>": its headline is the rest
-        h1_elements = [(t, h) for t, h in h1_elements if t != banner]
-        tag = whole[-1]
-        refs = [_cut_site(tag, banner)] + [
-            r for r in refs if r != strip_site_name(tag, found.site_name, url)]
-    h1s = [t for t, _ in h1_elements]
-    for ref in refs + whole:
-        for h1, element in h1_elements:
-            if _fold(h1) == _fold(ref):
-                return _continued(h1, element) or h1
-    h2s = cache(lambda: _h2s(tree, found, url))  # read only when the <h1>s do not decide
-    named = _named_heading(h2s(), refs) or _named_heading(h1s, parts)
-    if named:
-        return named
-    for ref in refs:
-        if any(_inside(ref, h1) for h1 in h1s):
-            return ref
-    for h1 in h1s:
-        if any(_inside(h1, ref) or _shortened(h1, ref) for ref in refs) or any(
-                _overlaps(h1, t) for t in refs + whole):
-            return h1
-    named = _named_heading(h2s(), [p for r in refs for p in title_parts(r)])
-    if named:
-        return named
-    if len(refs) == 2 and _fold(refs[0]) != _fold(refs[1]) and _inside(refs[0], refs[1]):
-        return refs[1]  # a declared headline cut short (at a quote mark) inside the <title>
-    single = [h1 for h1 in h1s if h1s.count(h1) == 1]  # a repeated <h1> is a widget's
-    if len(single) == 1 and len(single[0].split()) >= MIN_LONE_H1_WORDS:
-        return single[0]  # the page's one headline, unconfirmed: site titles are often generic
-    shown = None if found.title or not markup else _heading_at_text(markup, text)
-    return shown or (refs[0] if refs else (h1s[0] if h1s else None))
-
-
-def _continued(h1: str, element: lxml.html.HtmlElement) -> str | None:
-    """The next heading after the <h1> where it repeats the <h1> and goes on after a separator
-    ("Teil 49" → "Teil 49 – Büssing-NAG (1931 – 1945)"): the <h1> and <title> hold the short
-    form of the headline, the heading its whole."""
-    for after in islice(_following(element), CONTINUED_REACH):
-        if after.tag in _TEXT_HEADINGS:
-            heading = _clean(_text_of(after)) or ""
-            rest = heading[len(h1):] if _fold(heading).startswith(_fold(h1)) else ""
-            return heading if _TITLE_SPLIT.match(rest) and rest.strip(" -|–—·•:»_｜") else None
-    return None
-
-
-def _following(element: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
-    """The elements after `element`'s subtree in document order, read lazily: a few are
-    wanted, and indexing the page's every element for them cost more than the title rules."""
-    node = element
-    while node is not None:
-        for sibling in node.itersiblings():
-            yield from sibling.iter(etree.Element)
-        node = node.getparent()
-
-
-def _heading_at_text(markup: Markup, text: str) -> str | None:
-    """The heading that the article text follows, or that stands in its opening lines: the
-    page's headline where no heading agrees with the <title> and nothing is declared (widget
-    titles in the <h1>s, a <title> that names only the site or its section)."""
-    first = _clean(text.lstrip().split("\n", 1)[0]) or ""
-    opening = _fold(text[:OPENING_CHARS])
-    last = start = None
-    for index, (element, _, tag, *_) in enumerate(markup.rows):
-        if start is not None and index - start > HEADING_REACH:
-            break
-        if tag in _TEXT_HEADINGS:
-            heading = _clean(_text_of(element))
-            if heading and _headline_sized(heading):
-                if start is None:
-                    last = (index, heading)
-                elif _fold(heading) in opening:
-                    return heading
-        elif start is None and _opens(element, first):
-            start = index
-            if last and index - last[0] <= HEADING_REACH:
-                return last[1]
-    return None
-
-
-def _opens(element: lxml.html.HtmlElement, first: str) -> bool:
-    """Whether the element's own first text starts the article text's first line."""
-    own = _clean(element.text)
-    return bool(own) and len(own) >= min(MIN_OPENING_CHARS, len(first)) and first.startswith(
-        own[:MIN_OPENING_CHARS])
-
-
-def _headline_sized(text: str) -> bool:
-    """Words enough for a headline: three, or six Chinese/Japanese characters."""
-    return len(text.split()) >= MIN_LONE_H1_WORDS or sum(
-        "\u3000" <= c <= "\u9fff" for c in text) >= MIN_CJK_HEADLINE
-
-
-def _is_banner(h1: str, found: Declared, url: str | None) -> bool:
-    """An <h1> that holds the site's name after a section ("Salsa-Figuren - Rueda in Berlin")
-    where the <title> ends with the same words after the page's own headline."""
-    parts = title_parts(h1)
-    tag = _fold(_clean(found.page_title) or "")
-    return (len(parts) > 1 and is_site_name(parts[-1], found.site_name, url, loose=True)
-            and tag.endswith(_fold(h1)) and len(tag) > len(_fold(h1)))
-
-
-def _without_kicker(h1: lxml.html.HtmlElement, kickers: set[str]) -> str | None:
-    """The <h1>'s text less a leading kicker element that the <title> names as a part of its
-    own, not as the headline (<h1><span>Initiative EnergieEffizienz</span> Kostenloser …), or
-    only its child that the markup names as the headline (<span class="headline">)."""
-    text = _clean(_text_of(h1))
-    first = next(h1.iterchildren(etree.Element), None)
-    if not text or first is None or (h1.text or "").strip():
-        return text
-    named = _named_headline(h1, first, text)
-    if named:
-        return named
-    kicker = _clean(_text_of(first))
-    if kicker and _fold(kicker) in kickers and text.startswith(kicker) and text != kicker:
-        return text[len(kicker):].strip()
-    return text
-
-
-def _named_headline(h1: lxml.html.HtmlElement, first: lxml.html.HtmlElement,
-                    text: str) -> str | None:
-    """The <h1>'s text less a first child named as a kicker, else the text of its child named
-    as the headline where other children (a kicker, a date) stand beside it."""
-    kicker = _clean(_text_of(first))
-    if kicker and _names_kicker(hint_words(first)) and text.startswith(kicker):
-        return text[len(kicker):].strip() or None
-    for child in h1.iterchildren(etree.Element):
-        hint = hint_words(child)
-        if _names_headline(hint) and not _names_kicker(hint):
-            inner = _clean(_text_of(child))
-            return inner if inner and inner != text else None
-    return None
-
-
-def _named_heading(headings: list[str], names: list[str]) -> str | None:
-    """The longest heading equal to one of `names` (title parts, headlines)."""
-    folded = {_fold(n) for n in names}
-    return max((h for h in headings if _fold(h) in folded), key=len, default=None)
-
-
-def _h2s(tree: lxml.html.HtmlElement, found: Declared, url: str | None) -> list[str]:
-    """<h2> texts that are not the site's name: the headline of pages whose <h1>s hold the
-    logo or a section name."""
-    return [t for t in (_clean(_text_of(h)) for h in tree.iter("h2"))
-            if t and not is_site_name(t, found.site_name, url)]
-
-
-def _shortened(h1: str, headline: str) -> bool:
-    """The <h1> is the headline cut to its key words ("Blockhaus 3" of "Blockhaus Typ 3 in
-    Ludorf"): every word of a multi-word <h1> in the headline, in the same order."""
-    mine = re.findall(r"\w+", h1.casefold())
-    theirs = iter(re.findall(r"\w+", headline.casefold()))
-    return len(mine) >= MIN_SHORT_H1_WORDS and all(word in theirs for word in mine)
 
 
 class Block:
@@ -530,28 +174,17 @@ class Block:
         return self._head
 
     def _read(self) -> None:
-        raw = _text_of(self.element)  # a long text is not cleaned: that is costly
-        text = _clean(raw) if len(raw) <= MAX_RAW_CHARS else None
+        raw = text_of(self.element)  # a long text is not cleaned: that is costly
+        text = clean(raw) if len(raw) <= MAX_RAW_CHARS else None
         self._text = text if text and len(text) <= MAX_BYLINE_CHARS else None
         self._head = None if self._text or not text else text[:MAX_BYLINE_CHARS]
 
-
 # (element, tag, class/id words, inside a removed block): plain tuples, made for every element.
 _Row = tuple[lxml.html.HtmlElement, str, str, bool]
-
-
-def _hint_test(pattern: re.Pattern) -> Callable[[str], bool]:
-    """A test of class/id words against `pattern`, cached: a site repeats the same few class
-    strings on every page and element."""
-    return lru_cache(maxsize=16384)(lambda hint: bool(hint) and bool(pattern.search(hint)))
-
-
-_names_byline = _hint_test(_BYLINE_HINT)
-_names_date = _hint_test(_DATE_HINT)
-_names_comment = _hint_test(_COMMENT_HINT)
-_names_credit = _hint_test(_CREDIT_HINT)
-_names_headline = _hint_test(_HEADLINE_HINT)
-_names_kicker = _hint_test(_KICKER_HINT)
+_names_byline = hint_test(_BYLINE_HINT)
+_names_date = hint_test(_DATE_HINT)
+_names_comment = hint_test(_COMMENT_HINT)
+_names_credit = hint_test(_CREDIT_HINT)
 
 
 def _marked_byline(element: lxml.html.HtmlElement, hint: str) -> bool:
@@ -594,7 +227,7 @@ def _headline_at(rows: list[_Row], title: str | None) -> int | None:
     """Index of the first heading that holds the title, else of the first <h1> (a page may
     put "Quicklinks" in an <h1> and the headline in an <h2>)."""
     headings = [i for i, row in enumerate(rows) if row[1] in _HEADINGS]
-    held = (i for i in headings if title and _inside(title, _text_of(rows[i][0])))
+    held = (i for i in headings if title and is_inside(title, text_of(rows[i][0])))
     return next(held, next((i for i in headings if rows[i][1] == "h1"), None))
 
 
@@ -709,7 +342,7 @@ def _marked_names(element: lxml.html.HtmlElement, value: str) -> str | None:
     other between list separators ("<a>A</a>, <a>B</a> Tags: …" → "A, B")."""
     end = 0
     for inner in islice(element.iterdescendants(etree.Element), INNER_NAME_ELEMENTS):
-        name = _clean(_text_of(inner))
+        name = clean(text_of(inner))
         at = value.find(name, end) if name else -1
         gap = value[end:at]
         if at >= 0 and _SEPARATORS.fullmatch(gap) and (not end or gap.strip()):
@@ -732,10 +365,10 @@ def _author_links(link: lxml.html.HtmlElement) -> str | None:
     links = list(parent.iter("a"))
     if len(links) < 2 or not all(_AUTHOR_HREF.search(a.get("href") or "") for a in links):
         return None
-    whole = _clean(_text_of(parent)) or ""
+    whole = clean(text_of(parent)) or ""
     rest = whole
     for a in links:
-        rest = rest.replace(_clean(_text_of(a)) or "", "", 1)
+        rest = rest.replace(clean(text_of(a)) or "", "", 1)
     return whole if len(whole) <= MAX_BYLINE_CHARS and _SEPARATORS.fullmatch(rest) else None
 
 
@@ -787,7 +420,7 @@ def has_cn_labels(body: lxml.html.HtmlElement) -> bool:
     """Whether a Chinese field label stands anywhere in the page: one search of the whole
     text spares reading every block for one (a block's text is a part of it). Every label
     ends in one of a few characters, which a plain search finds faster than the pattern."""
-    text = _text_of(body)
+    text = text_of(body)
     return any(c in text for c in _CN_LABEL_ENDS) and _CN_FIELD.search(text) is not None
 
 
@@ -834,7 +467,7 @@ def _block_date(block: Block, clock: Clock):
         return clock.find(block.text or block.head)
     element = block.element
     value = element.get("datetime") or element.get("content") or element.get("title")
-    return clock.find(value) if value and not _text_of(element).strip() else None
+    return clock.find(value) if value and not text_of(element).strip() else None
 
 
 def page_date(blocks: list[Block], url: str | None, clock: Clock, cn_labels: bool = True,
@@ -893,11 +526,11 @@ def _labelled_date(element: lxml.html.HtmlElement, clock: Clock):
     label = element.text and _DATE_LABEL.match(element.text)
     if not label:
         return None
-    found = clock.find(_text_of(element)[:MAX_BYLINE_CHARS])
+    found = clock.find(text_of(element)[:MAX_BYLINE_CHARS])
     after = element.getnext()
     if found or (element.tail or "").strip():
         return found or clock.find(element.tail)
-    return clock.find(_text_of(after)[:MAX_BYLINE_CHARS]) if after is not None else None
+    return clock.find(text_of(after)[:MAX_BYLINE_CHARS]) if after is not None else None
 
 
 def url_date(url: str | None, clock: Clock):
@@ -916,7 +549,7 @@ def month_date(url: str | None, body: lxml.html.HtmlElement, clock: Clock):
     if not match:
         return None
     year, month = match.group(1), int(match.group(2))
-    text = _text_of(body)
+    text = text_of(body)
     at = text.find(year)
     while at >= 0:
         found = clock.find(text[max(0, at - MONTH_WINDOW): at + MONTH_WINDOW])
@@ -930,7 +563,7 @@ def title_date(found: Declared, clock: Clock):
     """A date standing as a whole part of the title ("08.11.2021 | Online-Fachtag …"), as
     press-release and event pages title their items."""
     for title in (found.title, found.page_title):
-        for part in title_parts(_clean(title) or ""):
+        for part in title_parts(clean(title) or ""):
             date = clock.find(part)
             if date and date[1] == part:
                 return date
@@ -952,9 +585,8 @@ def local_day(found: tuple[datetime, str], url: str | None, language: str | None
     if shift in (-1, 1):
         hours = shift * (1 + (when.hour if shift < 0 else 23 - when.hour))
         return when.astimezone(timezone(timedelta(hours=max(-12, min(14, hours))))), raw
-    zone = _ZONES.get(_host(url).rsplit(".", 1)[-1]) or _LANGUAGE_ZONES.get(language or "")
+    zone = _ZONES.get(host_of(url).rsplit(".", 1)[-1]) or _LANGUAGE_ZONES.get(language or "")
     return (when.astimezone(ZoneInfo(zone)), raw) if zone else found
-
 
 _SCRIPTS = (("zh", re.compile(r"[\u4e00-\u9fff]")), ("ja", re.compile(r"[\u3040-\u30ff]")),
             ("ko", re.compile(r"[\uac00-\ud7af]")), ("ru", re.compile(r"[\u0400-\u04ff]")),
@@ -991,28 +623,23 @@ def detect_language(text: str) -> str | None:
     return best if votes[best] >= 3 else None
 
 
-@lru_cache(maxsize=1024)
-def _host(url: str | None) -> str:
-    return re.sub(r"^www\.", "", (url or "").split("/")[2] if (url or "").count("/") >= 2 else "")
-
-
 def _declared_author(found: Declared, url: str | None) -> tuple[str | None, bool]:
     """(the declared author, whether it is weak): the site's own name, an organisation or an
     editor credit ("Revised Edition Edited by …") there stands in for a byline, so a person
     in the page beats it."""
-    author = _clean(_BY_PREFIX.sub("", found.author or ""))
+    author = clean(_BY_PREFIX.sub("", found.author or ""))
     if not author or not re.search(r"[^\W\d_]", author) or author.casefold() in _NOT_NAMES:
         return None, False  # CMS user ids and placeholders are not names
-    key, site = _key(author), _key(found.site_name or "")
+    key, site = name_key(author), name_key(found.site_name or "")
     publisher = is_site_name(author, found.site_name, url, loose=True) or any(
-        k in key or key in k for k in _host_keys(url) | {site} if len(k) >= MIN_SITE_KEY)
+        k in key or key in k for k in host_keys(url) | {site} if len(k) >= MIN_SITE_KEY)
     return author, publisher or bool(_ORGANISATION.search(author) or _EDITOR.search(author))
 
 
 def pick_author(author: str | None, weak: bool, byline: str | None) -> str | None:
     """The declared author unless it is weak and the page names someone else (not the
     declared name cut short: "AFP" of "AFP/The Local")."""
-    cut_short = byline and author and _fold(author).startswith(_fold(byline))
+    cut_short = byline and author and fold(author).startswith(fold(byline))
     chosen = byline if byline and (weak or not author) and not cut_short else author
     return _join_names(chosen) if chosen else None
 

@@ -4,7 +4,8 @@ from datetime import UTC, datetime, timedelta
 
 import lxml.html
 
-from pipelines.metadata import detect_language, extract_metadata, strip_site_name
+from pipelines.metadata import detect_language, extract_metadata
+from pipelines.titles import strip_site_name
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
 JSON_LD = """<script type="application/ld+json">{"@context": "https://schema.org",

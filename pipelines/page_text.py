@@ -1,0 +1,66 @@
+"""Text helpers shared by the metadata readers (titles, bylines, dates): the same few
+strings are folded and tested again and again on a page, so the helpers are cached."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
+import lxml.html
+from lxml import etree
+
+_DASHES = str.maketrans("–—‐‑", "----")
+_NOT_KEY = re.compile(r"[\W_]+")
+
+
+def text_of(element: lxml.html.HtmlElement) -> str:
+    """The element's text, as text_content() gives it but without an XPath evaluation per
+    call, which cost more than the reading itself on the short elements bylines live in."""
+    return etree.tostring(element, method="text", encoding=str, with_tail=False)
+
+
+def clean(text: str | None) -> str | None:
+    text = " ".join((text or "").split())
+    return text or None
+
+
+# Cached: the same titles, headings and site names are folded again and again on a page, and
+
+
+# str.translate is slow.
+@lru_cache(maxsize=8192)
+
+
+def fold(text: str) -> str:
+    return " ".join(text.casefold().translate(_DASHES).split())
+
+
+@lru_cache(maxsize=8192)
+
+
+def name_key(text: str) -> str:
+    """Letters and digits only: "MacTechNews.de" and "mactechnews.de" are one site."""
+    return _NOT_KEY.sub("", text.casefold())
+
+
+@lru_cache(maxsize=1024)
+
+
+def host_keys(url: str | None) -> frozenset[str]:
+    """Cached: every title part and heading of a page is checked against its host."""
+    host = host_of(url)
+    return frozenset(k for k in (name_key(host), name_key(host.split(".")[0])) if k)
+
+
+def hint_test(pattern: re.Pattern) -> Callable[[str], bool]:
+    """A test of class/id words against `pattern`, cached: a site repeats the same few class
+    strings on every page and element."""
+    return lru_cache(maxsize=16384)(lambda hint: bool(hint) and bool(pattern.search(hint)))
+
+
+@lru_cache(maxsize=1024)
+
+
+def host_of(url: str | None) -> str:
+    return re.sub(r"^www\.", "", (url or "").split("/")[2] if (url or "").count("/") >= 2 else "")

@@ -1,0 +1,352 @@
+"""The page's headline: the declared headlines, the <title> less its site name, and the
+page's own <h1>/<h2> headings, reconciled (an <h1> or headline that is only the site's name
+never wins)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache, lru_cache
+from itertools import islice
+
+import lxml.html
+from lxml import etree
+
+from pipelines.boilerplate import Markup, hint_words
+from pipelines.page_text import clean, fold, hint_test, host_keys, name_key, text_of
+from pipelines.structured import Declared
+
+# Separators between a headline and the site name in <title> and og:title.
+_TITLE_SPLIT = re.compile(
+    r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*")
+_CRUMB_ARROWS = ("»", "›")  # breadcrumb separators: the deeper level follows them
+_ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")
+# Parts of an <h1> named by their class: the headline's own element ("articleheadline"), a
+# kicker or subtitle beside it ("entry-title__toptitle", "articleoverline", "dachzeile").
+_HEADLINE_HINT = re.compile(r"headline|title", re.I)
+_KICKER_HINT = re.compile(r"kicker|overline|over-?title|top-?title|top-?line|dachzeile|"
+                          r"roofline|eyebrow|super-?title|pre-?title|sub-?title|sub-?headline|"
+                          r"spitzmarke", re.I)
+SITE_PART_RATIO = 1.5
+MIN_SITE_KEY = 4  # shorter site keys match only whole title parts
+# Between a declared site name and the headline; found without a pattern per site name (a
+# compiled pattern per page cost more than all other title rules).
+_SEPARATOR_AT_START = re.compile(r"\s*[-|–—·•:»_｜/]+\s*")
+_SEPARATOR_AT_END = re.compile(r"\s*[-|–—·•:»_｜/]+\s*$")
+MIN_LONE_H1_WORDS = 3
+MIN_SHORT_H1_WORDS = 2
+_TEXT_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
+OPENING_CHARS = 300  # the opening of the article text, where a headline inside it stands
+HEADING_REACH = 30  # elements between the headline and the article text's first line
+MIN_OPENING_CHARS = 20  # of the text's first line, for an element to be said to start it
+MIN_CJK_HEADLINE = 6
+CONTINUED_REACH = 5  # elements after the <h1> where its continued form may stand
+_names_headline = hint_test(_HEADLINE_HINT)
+_names_kicker = hint_test(_KICKER_HINT)
+
+
+def is_site_name(text: str, site_name: str | None, url: str | None, loose: bool = False) -> bool:
+    """The site's own name: the declared one or the host ("MacTechNews.de", "seelenradio");
+    `loose` also takes a title part that starts with the host's name ("Zoll online")."""
+    key, hosts = name_key(text), host_keys(url)
+    if not key or key == name_key(site_name or "") or key in hosts:
+        return bool(key)
+    return loose and any(len(k) >= MIN_SITE_KEY and (key.startswith(k) or k.startswith(key))
+                         for k in hosts)
+
+
+def _cut_site(title: str, site_name: str | None) -> str:
+    """`title` without the declared site name at its start or end, where a separator
+    parts them."""
+    if not site_name or fold(site_name) == fold(title):
+        return title
+    site = " ".join(site_name.split()).lower()
+    lower = title.lower()
+    if len(lower) != len(title):  # lower() changed a length ("İ"): no position maps back
+        return title
+    end = lower.rstrip()
+    separator = end.endswith(site) and _SEPARATOR_AT_END.search(title, 0, len(end) - len(site))
+    if separator:
+        return title[: separator.start()].strip()
+    start = len(lower) - len(lower.lstrip())
+    separator = lower.startswith(site, start) and _SEPARATOR_AT_START.match(
+        title, start + len(site))
+    return title[separator.end():].strip() if separator else title.strip()
+
+
+@lru_cache(maxsize=4096)
+
+
+def title_parts(title: str) -> tuple[str, ...]:
+    """A <title> or og:title split at headline/site separators (cached: a page's titles are
+    split by several rules)."""
+    return tuple(p.strip() for p in _TITLE_SPLIT.split(title) if p.strip())
+
+
+@lru_cache(maxsize=4096)
+
+
+def strip_site_name(title: str, site_name: str | None = None, url: str | None = None) -> str:
+    """The headline of a "Headline - Site" or "Site | Headline" title.
+
+    The declared site name is cut, else an outer part that names the host; when a site
+    name is declared but not in the title, the title is all headline; else the shorter
+    outer part is taken for the site (the first part kept unless the last is much longer).
+    """
+    cut = _cut_site(title, site_name)
+    if cut != title:
+        return cut
+    marks = list(_TITLE_SPLIT.finditer(title))
+    first = title[: marks[0].start()].strip() if marks else ""
+    last = title[marks[-1].end():].strip() if marks else ""
+    if not first or not last:
+        return title.strip(" -|–—·•:»_｜")
+    head, tail = title[: marks[-1].start()].strip(), title[marks[0].end():].strip()
+    if is_site_name(last, site_name, url, loose=True):
+        return head
+    if marks[-1].group().strip() in _CRUMB_ARROWS:
+        return last  # "Site » Section » Headline": a breadcrumb ends at the page's own item
+    for mark, after in zip(marks, marks[1:], strict=False):  # "Headline - Site - Slogan"
+        if is_site_name(title[mark.end(): after.start()], site_name, url):
+            return title[: mark.start()].strip()
+    if is_site_name(first, site_name, url, loose=True):
+        return tail
+    if site_name:
+        return title.strip()
+    return head if len(last) <= SITE_PART_RATIO * len(first) else tail
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.casefold()))
+
+
+def _overlaps(h1: str, other: str) -> bool:
+    mine, theirs = _words(h1), _words(other)
+    return bool(mine) and len(mine & theirs) >= 0.5 * len(mine | theirs)
+
+
+def is_inside(inner: str, outer: str) -> bool:
+    """`inner` within `outer` as whole words ("Joghurt" is not inside "Joghurts")."""
+    inner, outer = fold(inner), fold(outer)
+    at = outer.find(inner)
+    if not inner or at < 0:
+        return False
+    before, after = outer[at - 1: at], outer[at + len(inner): at + len(inner) + 1]
+    return not any(c.isalnum() and c < "\u3000" for c in before + after)
+
+
+def _find_ignoring_case(part: str, text: str) -> int:
+    """Where `part` first stands in `text` with case ignored as re.I ignores it, else -1.
+
+    Where every character is Latin-1 or caseless, str.lower() pairs characters as re.I does
+    and needs no pattern: compiling one per page cost more than all title rules.
+    """
+    if all(map(_plain_case, set(part + text))):
+        return text.lower().find(part.lower())
+    found = re.search(re.escape(part), text, re.I)
+    return found.start() if found else -1
+
+
+@lru_cache(maxsize=4096)
+
+
+def _plain_case(char: str) -> bool:
+    """Latin-1 (its case partners outside it, ſ or K, are then absent) or a non-letter
+    without case: re.I and str.lower() agree on it, one character for one."""
+    return char <= "\xff" or (char.lower() == char == char.upper() and not char.isalpha())
+
+
+def _is_title_part(headline: str, title: str) -> bool:
+    """`headline` is `title` less parts at a separator, not a headline cut short."""
+    at = -1 if headline == title else _find_ignoring_case(headline, title)
+    if at < 0:
+        return False
+    before, after = title[:at], title[at + len(headline):]
+    return bool((not before or _ENDS_WITH_SPLIT.search(before))
+                and (not after or _TITLE_SPLIT.match(after)))
+
+
+def _references(found: Declared, url: str | None) -> tuple[list[str], list[str]]:
+    """(headlines, title parts): the declared and <title> headlines with site names cut, and
+    every part of both titles."""
+    declared_title, tag = clean(found.title), clean(found.page_title)
+    titles = [t for t in (declared_title, tag) if t]
+    refs = [strip_site_name(t, found.site_name, url) for t in titles]
+    if declared_title and tag and _is_title_part(declared_title, tag):
+        refs.insert(0, declared_title)  # the <title> adds a site name to the clean headline
+    parts = [p for t in titles for p in title_parts(t)]
+    return refs, parts
+
+
+def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = None,
+               markup: Markup | None = None, text: str = "") -> str | None:
+    """The headline that the sources agree on: <h1>s checked against the declared and <title>
+    headlines; an <h1> or headline that is only the site's name never wins.
+
+    Order: an <h1> equal to a headline or a whole title (or the heading after it that
+    continues it); an <h2> equal to a headline, else an <h1> equal to a title part (the
+    longest); a headline inside a longer <h1> (kicker or date in the <h1>); an <h1> inside a
+    headline, shortened from it or sharing most of its words; an <h2> equal to a part of a
+    headline; the page's only <h1> (repeated ones are widgets'); with nothing declared, the
+    heading at the article text; the declared or <title> headline. An <h1> that is the
+    site's banner ("Section - Site", ending the <title>) is no candidate.
+    """
+    refs, parts = _references(found, url)
+    refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
+    whole = [clean(t) for t in (found.title, found.page_title) if clean(t)]
+    kickers = {fold(p) for p in parts} - {fold(t) for t in refs + whole}
+    h1_elements = [(t, h) for h in tree.iter("h1") if (t := _without_kicker(h, kickers))
+                   and not is_site_name(t, found.site_name, url)]
+    banner = next((t for t, _ in h1_elements if _is_banner(t, found, url)), None)
+    if banner:  # the <title> is "Headline - <the banner>": its headline is the rest
+        h1_elements = [(t, h) for t, h in h1_elements if t != banner]
+        tag = whole[-1]
+        refs = [_cut_site(tag, banner)] + [
+            r for r in refs if r != strip_site_name(tag, found.site_name, url)]
+    h1s = [t for t, _ in h1_elements]
+    for ref in refs + whole:
+        for h1, element in h1_elements:
+            if fold(h1) == fold(ref):
+                return _continued(h1, element) or h1
+    h2s = cache(lambda: _h2s(tree, found, url))  # read only when the <h1>s do not decide
+    named = _named_heading(h2s(), refs) or _named_heading(h1s, parts)
+    if named:
+        return named
+    for ref in refs:
+        if any(is_inside(ref, h1) for h1 in h1s):
+            return ref
+    for h1 in h1s:
+        if any(is_inside(h1, ref) or _shortened(h1, ref) for ref in refs) or any(
+                _overlaps(h1, t) for t in refs + whole):
+            return h1
+    named = _named_heading(h2s(), [p for r in refs for p in title_parts(r)])
+    if named:
+        return named
+    if len(refs) == 2 and fold(refs[0]) != fold(refs[1]) and is_inside(refs[0], refs[1]):
+        return refs[1]  # a declared headline cut short (at a quote mark) inside the <title>
+    single = [h1 for h1 in h1s if h1s.count(h1) == 1]  # a repeated <h1> is a widget's
+    if len(single) == 1 and len(single[0].split()) >= MIN_LONE_H1_WORDS:
+        return single[0]  # the page's one headline, unconfirmed: site titles are often generic
+    shown = None if found.title or not markup else _heading_at_text(markup, text)
+    return shown or (refs[0] if refs else (h1s[0] if h1s else None))
+
+
+def _continued(h1: str, element: lxml.html.HtmlElement) -> str | None:
+    """The next heading after the <h1> where it repeats the <h1> and goes on after a separator
+    ("Teil 49" → "Teil 49 – Büssing-NAG (1931 – 1945)"): the <h1> and <title> hold the short
+    form of the headline, the heading its whole."""
+    for after in islice(_following(element), CONTINUED_REACH):
+        if after.tag in _TEXT_HEADINGS:
+            heading = clean(text_of(after)) or ""
+            rest = heading[len(h1):] if fold(heading).startswith(fold(h1)) else ""
+            return heading if _TITLE_SPLIT.match(rest) and rest.strip(" -|–—·•:»_｜") else None
+    return None
+
+
+def _following(element: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
+    """The elements after `element`'s subtree in document order, read lazily: a few are
+    wanted, and indexing the page's every element for them cost more than the title rules."""
+    node = element
+    while node is not None:
+        for sibling in node.itersiblings():
+            yield from sibling.iter(etree.Element)
+        node = node.getparent()
+
+
+def _heading_at_text(markup: Markup, text: str) -> str | None:
+    """The heading that the article text follows, or that stands in its opening lines: the
+    page's headline where no heading agrees with the <title> and nothing is declared (widget
+    titles in the <h1>s, a <title> that names only the site or its section)."""
+    first = clean(text.lstrip().split("\n", 1)[0]) or ""
+    opening = fold(text[:OPENING_CHARS])
+    last = start = None
+    for index, (element, _, tag, *_) in enumerate(markup.rows):
+        if start is not None and index - start > HEADING_REACH:
+            break
+        if tag in _TEXT_HEADINGS:
+            heading = clean(text_of(element))
+            if heading and _headline_sized(heading):
+                if start is None:
+                    last = (index, heading)
+                elif fold(heading) in opening:
+                    return heading
+        elif start is None and _opens(element, first):
+            start = index
+            if last and index - last[0] <= HEADING_REACH:
+                return last[1]
+    return None
+
+
+def _opens(element: lxml.html.HtmlElement, first: str) -> bool:
+    """Whether the element's own first text starts the article text's first line."""
+    own = clean(element.text)
+    return bool(own) and len(own) >= min(MIN_OPENING_CHARS, len(first)) and first.startswith(
+        own[:MIN_OPENING_CHARS])
+
+
+def _headline_sized(text: str) -> bool:
+    """Words enough for a headline: three, or six Chinese/Japanese characters."""
+    return len(text.split()) >= MIN_LONE_H1_WORDS or sum(
+        "\u3000" <= c <= "\u9fff" for c in text) >= MIN_CJK_HEADLINE
+
+
+def _is_banner(h1: str, found: Declared, url: str | None) -> bool:
+    """An <h1> that holds the site's name after a section ("Salsa-Figuren - Rueda in Berlin")
+    where the <title> ends with the same words after the page's own headline."""
+    parts = title_parts(h1)
+    tag = fold(clean(found.page_title) or "")
+    return (len(parts) > 1 and is_site_name(parts[-1], found.site_name, url, loose=True)
+            and tag.endswith(fold(h1)) and len(tag) > len(fold(h1)))
+
+
+def _without_kicker(h1: lxml.html.HtmlElement, kickers: set[str]) -> str | None:
+    """The <h1>'s text less a leading kicker element that the <title> names as a part of its
+    own, not as the headline (<h1><span>Initiative EnergieEffizienz</span> Kostenloser …), or
+    only its child that the markup names as the headline (<span class="headline">)."""
+    text = clean(text_of(h1))
+    first = next(h1.iterchildren(etree.Element), None)
+    if not text or first is None or (h1.text or "").strip():
+        return text
+    named = _named_headline(h1, first, text)
+    if named:
+        return named
+    kicker = clean(text_of(first))
+    if kicker and fold(kicker) in kickers and text.startswith(kicker) and text != kicker:
+        return text[len(kicker):].strip()
+    return text
+
+
+def _named_headline(h1: lxml.html.HtmlElement, first: lxml.html.HtmlElement,
+                    text: str) -> str | None:
+    """The <h1>'s text less a first child named as a kicker, else the text of its child named
+    as the headline where other children (a kicker, a date) stand beside it."""
+    kicker = clean(text_of(first))
+    if kicker and _names_kicker(hint_words(first)) and text.startswith(kicker):
+        return text[len(kicker):].strip() or None
+    for child in h1.iterchildren(etree.Element):
+        hint = hint_words(child)
+        if _names_headline(hint) and not _names_kicker(hint):
+            inner = clean(text_of(child))
+            return inner if inner and inner != text else None
+    return None
+
+
+def _named_heading(headings: list[str], names: list[str]) -> str | None:
+    """The longest heading equal to one of `names` (title parts, headlines)."""
+    folded = {fold(n) for n in names}
+    return max((h for h in headings if fold(h) in folded), key=len, default=None)
+
+
+def _h2s(tree: lxml.html.HtmlElement, found: Declared, url: str | None) -> list[str]:
+    """<h2> texts that are not the site's name: the headline of pages whose <h1>s hold the
+    logo or a section name."""
+    return [t for t in (clean(text_of(h)) for h in tree.iter("h2"))
+            if t and not is_site_name(t, found.site_name, url)]
+
+
+def _shortened(h1: str, headline: str) -> bool:
+    """The <h1> is the headline cut to its key words ("Blockhaus 3" of "Blockhaus Typ 3 in
+    Ludorf"): every word of a multi-word <h1> in the headline, in the same order."""
+    mine = re.findall(r"\w+", h1.casefold())
+    theirs = iter(re.findall(r"\w+", headline.casefold()))
+    return len(mine) >= MIN_SHORT_H1_WORDS and all(word in theirs for word in mine)

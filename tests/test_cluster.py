@@ -257,6 +257,12 @@ def test_a_batch_pop_holds_every_taken_request_as_in_flight(cluster_redis: str) 
     assert set(server.hkeys(queue.inflight_key)) == {f"t{n}".encode() for n in range(5)}
 
 
+def news_paths(server: DemoServer) -> list[str]:
+    """The demo site's news articles, in path order."""
+    return sorted(path for path, record in server.site.ground_truth().items()
+                  if record["type"] == "news")
+
+
 def demo_source(sessions: sessionmaker[Session]) -> int:
     """A source row for runs pushed by hand (no start URLs of its own)."""
     with sessions.begin() as session:
@@ -274,9 +280,7 @@ def test_an_idle_worker_takes_work_queued_by_others_within_a_second(
     sessions = session_factory(pg_url)
     redis = Redis.from_url(cluster_redis)
     with DemoServer() as server:
-        details = sorted(path for path, record in server.site.ground_truth().items()
-                         if record["type"] == "news")[:3]
-        source_id = demo_source(sessions)
+        details, source_id = news_paths(server)[:3], demo_source(sessions)
         idle = worker(pg_url, cluster_redis, tmp_path, tmp_path / "w.log", idle=60)
         wait_for_log(tmp_path / "w.log", "Spider opened")
         delays = []
@@ -301,9 +305,7 @@ def test_a_worker_that_runs_out_of_work_stores_what_it_holds_at_once(
     sessions = session_factory(pg_url)
     redis = Redis.from_url(cluster_redis)
     with DemoServer() as server:
-        details = sorted(path for path, record in server.site.ground_truth().items()
-                         if record["type"] == "news")[:3]
-        source_id = demo_source(sessions)
+        details, source_id = news_paths(server)[:3], demo_source(sessions)
         lazy = worker(pg_url, cluster_redis, tmp_path, tmp_path / "w.log",
                       "-s", "PERSIST_FLUSH_SECONDS=60", "-s", "PERSIST_BATCH_SIZE=1000", idle=60)
         wait_for_log(tmp_path / "w.log", "Spider opened")

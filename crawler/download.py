@@ -61,17 +61,23 @@ class PoliteDownloadHandler(HTTP11DownloadHandler):
                                    ) if settings.get("REDIS_URL") else None
 
     async def download_request(self, request: Request) -> Response:
-        key = request.meta.get("download_slot") or urlsplit(request.url).hostname or ""
+        host = urlsplit(request.url).hostname or ""
+        key = request.meta.get("download_slot") or host
         slot = self.crawler.engine.downloader.slots.get(key)
-        async with self.places.place(key, slot.concurrency if slot else 1):
-            if self.leases is None:
-                return await super().download_request(request)
-            domain = urlsplit(request.url).hostname or ""
-            lease = await self.leases.acquire(domain)
-            try:
-                return await super().download_request(request)
-            finally:
-                self.leases.give_back(domain, lease)
+        async with self.places.place(key, slot.concurrency if slot else 1), self._lease(host):
+            return await super().download_request(request)
+
+    @asynccontextmanager
+    async def _lease(self, domain: str) -> AsyncIterator[None]:
+        """The domain's global lease for the transfer (a cluster only)."""
+        if self.leases is None:
+            yield
+            return
+        lease = await self.leases.acquire(domain)
+        try:
+            yield
+        finally:
+            self.leases.give_back(domain, lease)
 
     async def close(self) -> None:
         if self.leases is not None:

@@ -33,8 +33,8 @@ class KnownDetailPages:
         every page that waited for the failed query."""
         urls = set(urls)
         unasked = {url for url in urls if url not in self._known}
-        if unasked:
-            await self._ask(unasked)
+        if unasked:  # shielded: a page cancelled while waiting cancels no other page's answer
+            await asyncio.shield(self._ask(unasked))
         return {url for url in urls if self._known.get(url)}
 
     def _ask(self, urls: set[str]) -> asyncio.Future[None]:

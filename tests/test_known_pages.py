@@ -74,3 +74,20 @@ def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         asyncio.run(known.among({url}))
     assert asyncio.run(known.among({"http://a.cn/1.html"})) == {"http://a.cn/1.html"}
     assert len(database.queries) == 4  # the first answer was dropped with the memo
+
+
+def test_a_page_cancelled_while_waiting_does_not_cancel_the_others() -> None:
+    """A worker shutting down cancels the pages in its pipeline; the pages that share a
+    query with one of them still get their answer, and later questions are still asked."""
+    database = FakeDatabase()
+    known = KnownDetailPages(database)
+
+    async def crawl() -> tuple[set[str], set[str]]:
+        doomed = asyncio.ensure_future(known.among({"http://a.cn/1.html"}))
+        kept = asyncio.ensure_future(known.among({"http://a.cn/2.html"}))
+        await asyncio.sleep(0.01)
+        doomed.cancel()
+        later = await asyncio.wait_for(known.among({"http://a.cn/1.html"}), 2)
+        return await asyncio.wait_for(kept, 2), later
+
+    assert asyncio.run(crawl()) == ({"http://a.cn/2.html"}, {"http://a.cn/1.html"})

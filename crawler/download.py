@@ -57,7 +57,7 @@ class PoliteDownloadHandler(HTTP11DownloadHandler):
         self.leases = DomainLeases(connection.from_settings(settings),
                                    settings.getint("GLOBAL_DOMAIN_CONCURRENCY", 8),
                                    settings.getfloat("GLOBAL_DOMAIN_DELAY", 0.0),
-                                   settings.getfloat("DOWNLOAD_TIMEOUT", 180) + 30,
+                                   settings.getfloat("DOWNLOAD_TIMEOUT", 180),
                                    ) if settings.get("REDIS_URL") else None
 
     async def download_request(self, request: Request) -> Response:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import nullcontext
 from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
@@ -174,8 +175,11 @@ class FrontierStage(Stage):
         next_page = listing.next_page if listing else None
         # Enqueued before the next stage journals the page, so before its request is
         # acknowledged: a run never looks drained while this page's links are unqueued.
-        for request in await spider.follow_up(item, records, next_page, item.document.links):
-            self.crawler.engine.crawl(request)
+        # A cluster's scheduler sends them to Redis together (plain Scrapy has no batch).
+        requests = await spider.follow_up(item, records, next_page, item.document.links)
+        with getattr(self.crawler.engine.scheduler, "batch", nullcontext)():
+            for request in requests:
+                self.crawler.engine.crawl(request)
         if listing:
             self.count(item, "records/found", len(records))
         return item

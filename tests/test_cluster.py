@@ -18,9 +18,10 @@ from scrapy import Request, Spider
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
-from crawler.cluster import keys
+from crawler.cluster import keys, politeness
+from crawler.cluster.enqueue import Entry, Frontier
 from crawler.cluster.ledger import RunLedger
-from crawler.cluster.politeness import POLL_SECONDS, DomainLeases
+from crawler.cluster.politeness import POLL_SECONDS, SPARE_SECONDS, DomainLeases
 from crawler.cluster.queue import AckPriorityQueue
 from crawler.cluster.runs import create_run, push_start_urls
 from crawler.cluster.schedule import schedule_due
@@ -199,7 +200,8 @@ def test_ledger_settles_a_batch_with_its_buffered_stats_in_one_round_trip(
 def test_returned_leases_ride_on_the_next_acquisition_and_limits_hold(
         cluster_redis: str) -> None:
     server = counted(cluster_redis)
-    workers = [DomainLeases(server, concurrency=2, delay=0, lease=60) for _ in range(2)]
+    workers = [DomainLeases(server, concurrency=2, delay=0, transfer_timeout=30)
+               for _ in range(2)]
     leases = keys.domain_leases("a.cn")
 
     async def scenario() -> None:
@@ -214,10 +216,40 @@ def test_returned_leases_ride_on_the_next_acquisition_and_limits_hold(
         assert server.zcard(leases) == 2
         workers[1].give_back("a.cn", second)
         before = CountingConnection.sent
-        await workers[1].acquire("a.cn")
-        assert CountingConnection.sent - before == 1  # given back and taken in one call
+        assert await workers[1].acquire("a.cn") == second  # handed on: no round trip
+        assert CountingConnection.sent == before
         assert server.zcard(leases) == 2
         workers[1].return_leases()
+
+    asyncio.run(scenario())
+
+
+def test_an_old_lease_goes_back_with_the_next_acquisition(
+        cluster_redis: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Handing a lease on stops before it could expire under the next transfer; a domain
+    with a delay between requests always asks Redis, which keeps the spacing."""
+    server = counted(cluster_redis)
+    aged = DomainLeases(server, concurrency=1, delay=0, transfer_timeout=30)
+    spaced = DomainLeases(server, concurrency=1, delay=0.001, transfer_timeout=30)
+
+    async def scenario() -> None:
+        lease = await aged.acquire("a.cn")
+        aged.give_back("a.cn", lease)
+        later = politeness.monotonic() + SPARE_SECONDS / 2 + 1
+        monkeypatch.setattr(politeness, "monotonic", lambda: later)
+        before = CountingConnection.sent
+        fresh = await aged.acquire("a.cn")
+        assert fresh != lease and CountingConnection.sent - before == 1  # old one rode along
+        assert server.zrange(keys.domain_leases("a.cn"), 0, -1) == [fresh.encode()]
+        aged.give_back("a.cn", fresh)
+        aged.return_leases()
+        first = await spaced.acquire("b.cn")
+        spaced.give_back("b.cn", first)
+        await asyncio.sleep(0.01)
+        before = CountingConnection.sent
+        assert await spaced.acquire("b.cn") != first
+        assert CountingConnection.sent - before == 1
+        spaced.return_leases()
 
     asyncio.run(scenario())
 
@@ -240,6 +272,45 @@ def test_a_worker_holds_leases_only_for_transfers_not_for_queued_requests(
         assert crawl.returncode == 0
         assert len(stored(pg_url)) > 20
     assert most == 2
+
+
+def test_a_page_s_links_enter_the_frontier_in_one_round_trip(cluster_redis: str) -> None:
+    """Seen-set, queue and the run's pending count change together, for every request of
+    the call; a duplicate is neither queued nor counted, an unfiltered one always is."""
+    server = counted(cluster_redis)
+    frontier = Frontier(server, "site", "site:requests")
+    entries = [Entry(7, "f1", -10, b"a", True), Entry(7, "f2", -5, b"b", True),
+               Entry(7, "f1", -10, b"a again", True), Entry(7, "", 0, b"retry", False)]
+    frontier.add([Entry(6, "f0", 0, b"warm", True)])  # connects and loads the script
+    queued: list[bool] = []
+    assert round_trips(lambda: queued.extend(frontier.add(entries))) == 1
+    assert queued == [True, True, False, True]
+    assert server.zrange("site:requests", 0, -1) == [b"a", b"b", b"retry", b"warm"]
+    assert server.get(keys.pending("site", 7)) == b"2"  # the retry had its ticket already
+    assert server.ttl(keys.seen("site", 7)) > 0 and server.ttl(keys.pending("site", 7)) > 0
+    other_run = Entry(8, "f1", -10, b"a", True)  # another run has its own seen-set
+    assert frontier.add([entries[0], other_run]) == [False, True]
+
+
+class Callbacks(Spider):
+    name = "site"
+
+    def parse(self, response: object) -> None: ...
+
+    def on_error(self, failure: object) -> None: ...
+
+
+def test_queued_requests_keep_their_callbacks_and_meta(cluster_redis: str) -> None:
+    spider = Callbacks()
+    queue = AckPriorityQueue(Redis.from_url(cluster_redis), spider, "site:requests")
+    request = Request("http://a.cn/1", callback=spider.parse, errback=spider.on_error,
+                      priority=3, meta={"ticket": "t1", "run_id": 7, "depth": 2})
+    back = queue._decode_request(queue._encode_request(request))
+    assert (back.url, back.priority, back.meta) == (request.url, 3, request.meta)
+    assert back.callback == spider.parse and back.errback == spider.on_error
+    stranger = Request("http://a.cn/2", callback=lambda response: None, meta={"ticket": "t2"})
+    with pytest.raises(ValueError, match="not an instance method"):
+        queue._encode_request(stranger)  # not the spider's: refused, as Scrapy refuses it
 
 
 def test_a_batch_pop_holds_every_taken_request_as_in_flight(cluster_redis: str) -> None:

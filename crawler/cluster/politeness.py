@@ -12,9 +12,13 @@ slot queue, so one worker's queued requests held every lease of a domain while o
 workers' requests waited (and polled Redis). Each redirect hop and retry is a transfer
 of its own, holding one lease at a time.
 
-Giving a lease back costs no round trip of its own: returned leases ride on the worker's
-next acquisition for that domain, or are sent together within POLL_SECONDS. Until then
-they still count, so the limits hold; at worst a slot stays taken one poll period longer.
+Giving a lease back costs no round trip of its own. A lease the worker just gave back
+goes straight to its next transfer to that domain, while the lease still outlives the
+longest transfer and the domain has no delay to space (the delay is Redis' to keep): one
+busy domain's transfers then mostly take no round trip at all. Other returned leases ride
+on the worker's next acquisition for that domain, or are sent together within
+POLL_SECONDS. Until then they still count, so the limits hold; at worst a slot stays
+taken one poll period longer.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import defaultdict
+from time import monotonic
 
 from redis import Redis
 
@@ -43,28 +48,55 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 """
 POLL_SECONDS = 0.05
+# A lease lives this much longer than the longest transfer; a worker hands a lease on to
+# its next transfer only within the first half of that spare time, so it cannot expire
+# under a transfer (the other half covers the gap between Redis' clock and ours).
+SPARE_SECONDS = 30.0
 
 
 class DomainLeases:
     """The worker's side of the shared per-domain leases."""
 
-    def __init__(self, server: Redis, concurrency: int, delay: float, lease: float) -> None:
+    def __init__(self, server: Redis, concurrency: int, delay: float,
+                 transfer_timeout: float) -> None:
         self.server = server
         self.concurrency = concurrency
         self.delay_ms = int(delay * 1000)
-        self.lease_ms = int(lease * 1000)
+        self.lease_ms = int((transfer_timeout + SPARE_SECONDS) * 1000)
         self._acquire = server.register_script(_ACQUIRE)
         self._returned: dict[str, list[str]] = defaultdict(list)
+        self._taken_at: dict[str, float] = {}  # lease -> when this worker took it
         self._return_timer: asyncio.TimerHandle | None = None
 
     async def acquire(self, domain: str) -> str:
         """Wait until the domain has room across all workers; the lease taken."""
+        lease = self._reusable(domain)
+        if lease is not None:
+            return lease
         lease = uuid.uuid4().hex
         while not self._acquire(keys=[keys.domain_leases(domain), keys.domain_next_slot(domain)],
                                 args=[self.concurrency, self.lease_ms, self.delay_ms, lease,
-                                      *self._returned.pop(domain, ())]):
+                                      *self._forget(self._returned.pop(domain, []))]):
             await asyncio.sleep(POLL_SECONDS)
+        self._taken_at[lease] = monotonic()
         return lease
+
+    def _reusable(self, domain: str) -> str | None:
+        """A lease given back and still young enough to cover one more transfer."""
+        returned = self._returned.get(domain)
+        if self.delay_ms or not returned:
+            return None
+        young_since = monotonic() - SPARE_SECONDS / 2
+        for at, lease in enumerate(returned):
+            if self._taken_at[lease] > young_since:
+                return returned.pop(at)
+        return None
+
+    def _forget(self, leases: list[str]) -> list[str]:
+        """Leases on their way back to Redis."""
+        for lease in leases:
+            del self._taken_at[lease]
+        return leases
 
     def give_back(self, domain: str, lease: str) -> None:
         """The transfer is over; the lease leaves with the next acquisition or poll."""
@@ -79,8 +111,9 @@ class DomainLeases:
             self._return_timer.cancel()
             self._return_timer = None
         returned, self._returned = self._returned, defaultdict(list)
+        returned = {domain: leases for domain, leases in returned.items() if leases}
         if returned:
             with self.server.pipeline(transaction=False) as pipe:
                 for domain, leases in returned.items():
-                    pipe.zrem(keys.domain_leases(domain), *leases)
+                    pipe.zrem(keys.domain_leases(domain), *self._forget(leases))
                 pipe.execute()

@@ -43,7 +43,22 @@ class AckPriorityQueue(PriorityQueue):
         return super().__len__() + len(self._taken)
 
     def _encode_request(self, request: Request) -> bytes:
-        return request.meta["ticket"].encode() + b"\n" + super()._encode_request(request)
+        """scrapy-redis' encoding, with the callbacks named directly: Scrapy's `to_dict`
+        finds a callback's name by listing every member of the spider (≈ 25 µs each)."""
+        as_dict = request.replace(callback=None, errback=None).to_dict()
+        as_dict["callback"] = self._method_name(request.callback)
+        as_dict["errback"] = self._method_name(request.errback)
+        return request.meta["ticket"].encode() + b"\n" + self.serializer.dumps(as_dict)
+
+    def _method_name(self, method: object) -> str | None:
+        """The name of a spider method, checked as Scrapy checks it."""
+        if method is None:
+            return None
+        name = getattr(method, "__name__", "")
+        own = getattr(getattr(self.spider, name, None), "__func__", None)
+        if own is None or own is not getattr(method, "__func__", None):
+            raise ValueError(f"Function {method} is not an instance method in: {self.spider}")
+        return name
 
     def _decode_request(self, encoded_request: bytes) -> Request:
         return super()._decode_request(encoded_request.split(b"\n", 1)[1])

@@ -13,6 +13,8 @@ import logging
 import os
 import socket
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from redis.exceptions import ResponseError
@@ -22,25 +24,10 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
 from crawler.cluster import keys
-from crawler.cluster.dupefilter import SEEN_TTL_SECONDS
-from crawler.cluster.ledger import RUN_KEY_TTL_SECONDS, RunLedger
+from crawler.cluster.enqueue import Entry, Frontier
+from crawler.cluster.ledger import RunLedger
 
 logger = logging.getLogger(__name__)
-
-# Add to the run's seen-set (unless dont_filter), queue, count the run's new ticket.
-_ENQUEUE = """
-if ARGV[1] ~= '' then
-  if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
-  redis.call('EXPIRE', KEYS[1], ARGV[5])
-end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-if ARGV[4] == '1' then
-  redis.call('INCR', KEYS[3])
-  redis.call('EXPIRE', KEYS[3], ARGV[6])
-end
-return 1
-"""
-
 
 class AckScheduler(Scheduler):
     """Shared Redis frontier (scrapy-redis) plus tickets, heartbeats and recovery."""
@@ -48,6 +35,7 @@ class AckScheduler(Scheduler):
     heartbeat_seconds = 5.0
     pop_batch = 1
     idle_poll_seconds = 5.0
+    _batch: list[Request] | None = None
 
     @classmethod
     def from_settings(cls, settings: Any) -> AckScheduler:
@@ -69,7 +57,7 @@ class AckScheduler(Scheduler):
         self.ledger = RunLedger(self.server, spider.name, self.worker)
         self.queue.inflight_key = keys.inflight(spider.name, self.worker)
         self.queue.pop_batch = self.pop_batch
-        self._enqueue = self.server.register_script(_ENQUEUE)
+        self.frontier = Frontier(self.server, spider.name, self.queue.key)
         spider.ledger = self.ledger
         self._poll_shared_queue()
         self._beat()
@@ -97,25 +85,43 @@ class AckScheduler(Scheduler):
         self.recover()
 
     def enqueue_request(self, request: Request) -> bool:
-        """scrapy-redis's enqueue (seen-set, then queue), plus the run's pending count, in
-        one atomic step: a worker killed half-way can neither lose a request that is marked
-        seen but never queued, nor queue one its run does not count."""
-        fresh = self.ledger.issue(request.meta)
-        run_id = request.meta.get("run_id", "adhoc")
+        """scrapy-redis's enqueue (seen-set, then queue) plus the run's pending count, in
+        one atomic step (`crawler.cluster.enqueue`). Inside `batch()` the request waits
+        for the block's end, and a duplicate is then dropped without the engine's
+        request_dropped signal."""
+        if self._batch is not None:
+            self._batch.append(request)
+            return True
+        return self._add([request])[0]
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Requests enqueued inside go to Redis together when the block ends: one round
+        trip per run for all of a page's links."""
+        self._batch = []
+        try:
+            yield
+        finally:
+            requests, self._batch = self._batch, None
+            self._add(requests)
+
+    def _add(self, requests: list[Request]) -> list[bool]:
+        entries = [self._entry(request) for request in requests]
+        queued = self.frontier.add(entries)
+        for request, entry, added in zip(requests, entries, queued, strict=True):
+            if not added:
+                self.df.log(request, self.spider)
+                if not entry.new_ticket:  # a redirect or retry landing on a page already seen
+                    self.spider.request_done(request.meta)
+            elif self.stats:
+                self.stats.inc_value("scheduler/enqueued/redis")
+        return queued
+
+    def _entry(self, request: Request) -> Entry:
+        new_ticket = self.ledger.issue(request.meta)
         fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
-        added = self._enqueue(
-            keys=[keys.seen(self.spider.name, run_id), self.queue.key,
-                  keys.pending(self.spider.name, run_id)],
-            args=[fingerprint, -request.priority, self.queue._encode_request(request),
-                  int(fresh), SEEN_TTL_SECONDS, RUN_KEY_TTL_SECONDS])
-        if not added:
-            self.df.log(request, self.spider)
-            if not fresh:  # a redirect or retry landing on a page already seen
-                self.spider.request_done(request.meta)
-            return False
-        if self.stats:
-            self.stats.inc_value("scheduler/enqueued/redis", spider=self.spider)
-        return True
+        return Entry(request.meta.get("run_id", "adhoc"), fingerprint, -request.priority,
+                     self.queue._encode_request(request), new_ticket)
 
     def recover(self) -> int:
         """Requeue the in-flight requests of workers whose heartbeat has stopped."""

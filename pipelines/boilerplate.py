@@ -13,6 +13,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import count
+from operator import itemgetter
 
 import lxml.html
 from lxml import etree
@@ -105,13 +107,20 @@ class Markup:
     # rows of same-tag siblings by (parent, tag), in document order: the raw material of
     # repeated shapes (comment lists, forum posts), gathered in the same walk
     siblings: dict[tuple, list[tuple]] = field(default_factory=dict)
+    # rows by their (non-empty) hint words, and the role of each element that has one: a
+    # page repeats a few class strings on most of its elements, so searches by name ask
+    # once per string instead of once per row
+    named: dict[str, list[tuple]] = field(default_factory=dict)
+    roles: dict[lxml.html.HtmlElement, str] = field(default_factory=dict)
+    # elements declared itemprop=author (comment authors), read in the same walk
+    authors: set[lxml.html.HtmlElement] = field(default_factory=set)
     _holders: dict[tuple[str, ...], set] = field(default_factory=dict, repr=False)
     _positions: dict[lxml.html.HtmlElement, int] | None = field(default=None, repr=False)
 
     def position(self, element: lxml.html.HtmlElement) -> int | None:
         """Document-order index of an element under <body>; None for any other element."""
-        if self._positions is None:
-            self._positions = {row[0]: index for index, row in enumerate(self.rows)}
+        if self._positions is None:  # built in C: a comprehension cost a tenth of the table
+            self._positions = dict(zip(map(itemgetter(0), self.rows), count()))
         return self._positions.get(element)
 
     def words(self, element: lxml.html.HtmlElement) -> str:
@@ -159,7 +168,7 @@ _SPARSE = etree.XPath("descendant::*/@id | descendant::*/@role | descendant::*/@
 def read_markup(body: lxml.html.HtmlElement) -> Markup:
     """One walk under `body` filling a Markup."""
     ids, roles = {}, {}
-    article_bodies = []
+    article_bodies, authors = [], set()
     for value in _SPARSE(body):  # in document order
         name = value.attrname
         if name == "id":
@@ -168,11 +177,15 @@ def read_markup(body: lxml.html.HtmlElement) -> Markup:
             roles[value.getparent()] = str(value)
         elif value == "articleBody":
             article_bodies.append(value.getparent())
+        elif value == "author":
+            authors.add(value.getparent())
     rows = []
     siblings: dict[tuple, list] = {}
+    named: dict[str, list] = {}
     for element in body.iterdescendants(etree.Element):
         parent, tag = element.getparent(), element.tag
-        classes, ident = element.get("class") or "", ids.get(element, "")
+        # a bytes name: lxml encodes a str name on every call (a sixth of the get)
+        classes, ident = element.get(b"class") or "", ids.get(element, "")
         words = _split_hint(f"{classes} {ident}") if classes or ident else ""
         row = (element, parent, tag, classes, words, roles.get(element))
         rows.append(row)
@@ -181,7 +194,22 @@ def read_markup(body: lxml.html.HtmlElement) -> Markup:
             siblings[(parent, tag)] = [row]
         else:
             same.append(row)
-    return Markup(body, rows, article_bodies, siblings)
+        if words:
+            alike = named.get(words)
+            if alike is None:
+                named[words] = [row]
+            else:
+                alike.append(row)
+    return Markup(body, rows, article_bodies, siblings, named=named, roles=roles,
+                  authors=authors)
+
+
+def named_rows(markup: Markup, hint: Callable[[str], bool],
+               tags: Collection[str] = ()) -> list[tuple]:
+    """Rows whose hint words satisfy `hint`, except rows of `tags`, in document order."""
+    found = [row for words, rows in markup.named.items() if hint(words)
+             for row in rows if row[2] not in tags]
+    return sorted(found, key=lambda row: markup.position(row[0]))
 
 
 class Coverage:
@@ -241,8 +269,9 @@ def outermost(
 
 def find_noise(markup: Markup) -> list[lxml.html.HtmlElement]:
     """Outermost named-furniture blocks under <body>, except blocks that hold the article."""
-    candidates = (e for e, _, tag, _, words, role in markup.rows  # _noise, inlined: every row
-                  if tag in NOISE_TAGS or role in _NOISE_ROLES
-                  or (words and tag not in _CONTENT_TAGS and _noise_hint(words)))
+    found = {row[0] for row in named_rows(markup, _noise_hint, _CONTENT_TAGS)}
+    found.update(e for e, role in markup.roles.items() if role in _NOISE_ROLES)
+    found.update(markup.body.iterdescendants(*NOISE_TAGS))
+    candidates = sorted(found, key=markup.position)  # as _noise, asked by name, not per row
     holders = markup.holders(*_KEEP_INSIDE)
     return outermost(markup, candidates, lambda e: e not in holders)

@@ -23,7 +23,14 @@ import lxml.html
 from lxml import etree
 
 from pipelines import render
-from pipelines.boilerplate import Coverage, Markup, hint_words, is_named_noise, outermost
+from pipelines.boilerplate import (
+    Coverage,
+    Markup,
+    hint_words,
+    is_named_noise,
+    named_rows,
+    outermost,
+)
 from pipelines.dates import find_date
 from pipelines.results import CommentData
 
@@ -46,14 +53,17 @@ _HEADING = re.compile(
 _HEADING_TAGS = ("h2", "h3", "h4", "h5")
 _CUE = re.compile(r"\b(?:says|said|wrote|schreibt|reply|antworten|répondre)\b|回复|说：|[0-9]+楼",
                   re.I)
-# Class words of a comment's parts, matched on lowercased words (see _named).
+# Class words of a comment's parts, matched on lowercased words (see _parts).
 _AUTHOR = re.compile(r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户")
 _TIME = re.compile(r"date|time|when|posted|meta|published|info")
 _CHROME = re.compile(r"reply|meta|actions?|vote|like|report|share|avatar|footer|toolbar|"
                      r"quote-?btn|signature|sign")
+_PARTS = (_AUTHOR, _TIME, _CHROME)
+AUTHOR, TIME, CHROME = range(len(_PARTS))
 _NEVER_SECTION = frozenset({"html", "body", "article", "main"})
 # XPaths are compiled once: `element.xpath(text)` compiles again on every call.
 _HOLDS_ARTICLE = etree.XPath(".//h1|.//*[@itemprop='articleBody']")
+_DECLARED_AUTHORS = etree.XPath(".//*[@itemprop='author']")
 _FORM_FIELDS = etree.XPath(
     ".//textarea|.//input[@type='text' or @type='email' or not(@type)]")
 # Class words (lowercased) that alternate between items of one list, or name the item's
@@ -85,8 +95,7 @@ def _section_hint(words: str) -> bool:
 
 def _named_sections(markup: Markup, removed: set) -> list[lxml.html.HtmlElement]:
     """Outermost blocks named as a comment section that do not hold the article itself."""
-    candidates = (e for e, _, tag, _, words, _ in markup.rows
-                  if words and tag not in _NEVER_SECTION and _section_hint(words))
+    candidates = [row[0] for row in named_rows(markup, _section_hint, _NEVER_SECTION)]
     holders = markup.holders("h1")
     return outermost(markup, candidates, lambda e: e not in holders, removed)
 
@@ -269,17 +278,20 @@ def _short(element: lxml.html.HtmlElement) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def _named(pattern: re.Pattern, words: str) -> bool:
-    """Cached: every comment of a list repeats the class words of its author, date and chrome
-    (but ids like comment-123 miss, so the search runs on lowercased words: with re.I it
-    took four times the instructions)."""
-    return pattern.search(words.lower()) is not None
+def _parts(words: str) -> tuple[bool, ...]:
+    """Which comment parts (_PARTS order) class words name. Cached: every comment of a list
+    repeats the class words of its author, date and chrome (but ids like comment-123 miss,
+    so the search runs on lowercased words: with re.I it took four times the
+    instructions); one call per element answers all three questions."""
+    words = words.lower()
+    return tuple(pattern.search(words) is not None for pattern in _PARTS)
 
 
-def _first(hints: list[tuple], pattern: re.Pattern):
-    """The first short element named by `pattern`; a long one (the whole comment body) is not it."""
-    for element, words in hints:
-        named = _named(pattern, words) or element.get("itemprop") == "author"
+def _first(hints: list[tuple], part: int):
+    """The first short element whose class words name `part` (or declared an author); a long
+    one (the whole comment body) is not it."""
+    for element, parts, declared in hints:
+        named = declared or parts[part]
         if named and _short(element):
             return element
     return None
@@ -287,7 +299,7 @@ def _first(hints: list[tuple], pattern: re.Pattern):
 
 def _author(item: lxml.html.HtmlElement, hints: list[tuple]) -> lxml.html.HtmlElement | None:
     """Named as the author, else a <cite>, else the first short link or bold name in the item."""
-    found = _first(hints, _AUTHOR)
+    found = _first(hints, AUTHOR)
     if found is None:
         found = next(iter(item.iter("cite")), None)
     if found is None:
@@ -303,7 +315,7 @@ def _name_like(element: lxml.html.HtmlElement) -> bool:
 
 def _time(item: lxml.html.HtmlElement, hints: list[tuple], now: datetime):
     """(element, datetime, raw): a <time> element first, then any element named as a date."""
-    for element in [*item.iter("time"), _first(hints, _TIME)]:
+    for element in [*item.iter("time"), _first(hints, TIME)]:
         if element is None:
             continue
         for text in (element.get("datetime"), element.get("title"), element.text_content()):
@@ -319,16 +331,20 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
     """One comment: author, time, and the remaining text without the chrome around it.
 
     The item's own elements (its `nested` replies left out: they are never rendered with
-    it) are read once for their class words (off the page's `markup` table when given);
+    it) are read once for their class words and itemprop=author (off the page's `markup`
+    table when given: a get per element and pattern cost more than the rest);
     walking every reply again for each of its ancestors made deep threads quadratic.
     """
-    words = markup.words if markup is not None else hint_words
-    hints = [(element, words(element)) for element in _outside(item, nested)]
+    if markup is not None:
+        words, authors = markup.words, markup.authors
+    else:
+        words, authors = hint_words, set(_DECLARED_AUTHORS(item))
+    hints = [(e, _parts(words(e)), e in authors) for e in _outside(item, nested)]
     author = _author(item, hints)
     stamp, when, raw = _time(item, hints, now)
     drop = set(nested) | {e for e in (author, stamp) if e is not None}
-    drop |= {e for e, words in hints
-             if _named(_CHROME, words) and e.tag not in ("p", "blockquote") and _short(e)}
+    drop |= {e for e, parts, _ in hints
+             if parts[CHROME] and e.tag not in ("p", "blockquote") and _short(e)}
     text = render.to_text([item], drop)
     if len(text) < MIN_COMMENT_CHARS:
         return None

@@ -26,9 +26,13 @@ _SAFE_ATTRIBUTES = ("href", "src", "alt", "title", "colspan", "rowspan", "dateti
 _BREAK = object()
 
 
-def _kept(child: etree._Element, drop: Collection[lxml.html.HtmlElement]) -> bool:
-    """Dropped and invisible children (and comments) only lend their tail."""
-    return isinstance(child.tag, str) and child.tag not in NOT_PAGE_TEXT and child not in drop
+def _kept_tag(child: etree._Element, drop: Collection[lxml.html.HtmlElement]) -> str | None:
+    """The tag of a child that is rendered, None for dropped and invisible children (and
+    comments), which only lend their tail. Returned so that the walk asks lxml for each tag
+    once: lxml builds a new string on every read."""
+    tag = child.tag
+    return tag if isinstance(tag, str) and tag not in NOT_PAGE_TEXT and child not in drop \
+        else None
 
 
 def _pieces(
@@ -39,21 +43,24 @@ def _pieces(
     An iterative walk that appends to one list: a generator per subtree (and per child
     list) cost more than the text it moved.
     """
-    stack: list[object] = [element]
+    stack: list[object] = [(element, element.tag)]  # (element, tag), text pieces and breaks
     while stack:
         item = stack.pop()
-        if not isinstance(item, etree._Element):
+        if item.__class__ is not tuple:
             out.append(item)
             continue
-        block = item.tag in BLOCK_TAGS
+        node, tag = item
+        block = tag in BLOCK_TAGS
         if block:
             out.append(_BREAK)
-        if item.text:
-            out.append(item.text)
+        text = node.text  # read once: lxml copies it on every read
+        if text:
+            out.append(text)
         after: list[object] = []  # children with their tails, then the block's closing break
-        for child in item:
-            if _kept(child, drop):
-                after.append(child)
+        for child in node:
+            tag = _kept_tag(child, drop)
+            if tag is not None:
+                after.append((child, tag))
             if child.tail:
                 after.append(child.tail)
         if block:
@@ -105,8 +112,9 @@ def _copy(
         target.text = source.text
         last = None
         for child in source:
-            if _kept(child, drop):
-                last = etree.SubElement(target, child.tag)
+            tag = _kept_tag(child, drop)
+            if tag is not None:
+                last = etree.SubElement(target, tag)
                 last.tail = child.tail
                 stack.append((child, last))
             elif child.tail:

@@ -1,5 +1,6 @@
 """The whole article route on small hand-written pages."""
 
+import gc
 from datetime import UTC, datetime
 
 import lxml.html
@@ -102,3 +103,15 @@ def test_an_undated_article_takes_no_date_from_its_comments() -> None:
                url="https://news.example.cn/story/volunteers.html")
     article = extract_article(doc)
     assert len(article.comments) == 3 and article.published_at is None
+
+
+def test_the_garbage_collector_is_left_as_it_was() -> None:
+    doc = load_document(b"<html><body><p>Some text, with punctuation.</p></body></html>")
+    extract_article(doc)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        extract_article(doc)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -2,7 +2,14 @@
 
 import lxml.html
 
-from pipelines.boilerplate import Coverage, find_noise, hint_words, outermost, read_markup
+from pipelines.boilerplate import (
+    Coverage,
+    find_noise,
+    hint_words,
+    named_rows,
+    outermost,
+    read_markup,
+)
 from pipelines.comments import repeated_groups
 
 PAGE = """<html><body>
@@ -99,3 +106,15 @@ def test_the_table_answers_hint_words_under_body_and_reads_them_elsewhere() -> N
     assert markup.words(div) == hint_words(div) == "post Body main"
     assert markup.words(body.find(".//p")) == ""
     assert markup.words(body) == "page "  # <body> is not a row: read from the element
+
+
+def test_named_rows_ask_each_class_string_once_and_keep_document_order() -> None:
+    body = lxml.html.document_fromstring(
+        '<html><body><div class="menu"><p class="menu">a</p></div><main class="menu">b</main>'
+        '<span itemprop="author">c</span></body></html>').find("body")
+    markup = read_markup(body)
+    asked = []
+    rows = named_rows(markup, lambda words: asked.append(words) or True, ("main",))
+    assert asked == ["menu "]
+    assert [row[2] for row in rows] == ["div", "p"]
+    assert [e.tag for e in markup.authors] == ["span"]

@@ -2,7 +2,11 @@
 
 from datetime import UTC, datetime
 
+import lxml.html
+
 from pipelines.article import extract_article
+from pipelines.boilerplate import read_markup
+from pipelines.comments import parse_item
 from pipelines.document import load_document
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
@@ -105,3 +109,15 @@ def test_nested_replies_are_comments_of_their_own_and_lend_nothing_to_their_pare
     assert found == {"I disagree with the council on this plan.": None,
                      "Bob answers the first reader here.": "bob",
                      "Eve thinks the plan is fine as it stands.": "eve"}
+
+
+def test_a_declared_author_is_found_with_and_without_the_markup_table() -> None:
+    item = lxml.html.fragment_fromstring(
+        '<div><span itemprop="author">Wang Fang</span>'
+        '<p>This plan will not help the residents of the old town at all.</p></div>')
+    body = lxml.html.document_fromstring("<html><body></body></html>").find("body")
+    body.append(item)
+    alone = parse_item(item, set(), NOW)
+    with_table = parse_item(item, set(), NOW, read_markup(body))
+    assert alone == with_table and alone.author == "Wang Fang"
+    assert alone.text.startswith("This plan")

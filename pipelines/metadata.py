@@ -28,7 +28,9 @@ from pipelines.page_text import clean, fold, hint_test, host_keys, host_of, name
 from pipelines.structured import Declared, declared
 from pipelines.titles import MIN_SITE_KEY, is_inside, is_site_name, pick_title, title_parts
 
-_BYLINE_HINT = re.compile(r"author|byline|byl|writer|reporter|zuozhe|作者", re.I)
+_BYLINE_WORDS = ("author", "byl", "writer", "reporter", "zuozhe", "作者")  # "byl": byline, byl
+_BYLINE_HINT = re.compile("|".join(_BYLINE_WORDS), re.I)
+_BYLINE_HINT_LOWER = re.compile("|".join(_BYLINE_WORDS))
 _DATE_HINT = re.compile(r"date|datum|fecha|time|publish|posted|pubtime|meta|info|source|riqi|"
                         r"created|updated|submitted|author|byline", re.I)
 # Words that lead into "by": "Posted by", "Erstellt von".
@@ -88,6 +90,12 @@ _ONLY_DATE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(sorted(_DATE_LEAD_WORDS))
 # A "by" standing alone, its name in the next element.
 _LONE_BY = re.compile(rf"(?:(?:{_BY_LEADS})\s+)?(?:by|von|par|por)\s*[:：]?", re.I)
 LONE_BY_REACH = 3  # blocks after a lone "by" looked at for the name
+# A word that one of those byline patterns needs, as they need it: after the start (the " "
+# put before the line), a space or a dash, and, but for a name run on ("ByAlex"), before a
+# space, a colon or the end. Starting with the separator lets the search skip to them.
+_BYLINE_WORD = re.compile(
+    r"[\s\-–—](?:(?i:(?:by|von|par|por|di|door|av|af|autor(?:in|en)?|authors?|texto?)(?=[\s:：]|$)"
+    r"|about|über)|(?:By|Von)(?=[A-ZÄÖÜ]))")
 _NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
 MAX_NAME_WORDS = 4  # "Dr. Karin J. Schmitz"
 _COMMENT_HINT = re.compile(r"comment|kommentar|reply|replies|respond|discuss|disqus", re.I)
@@ -179,8 +187,6 @@ class Block:
         self._text = text if text and len(text) <= MAX_BYLINE_CHARS else None
         self._head = None if self._text or not text else text[:MAX_BYLINE_CHARS]
 
-# (element, tag, class/id words, inside a removed block): plain tuples, made for every element.
-_Row = tuple[lxml.html.HtmlElement, str, str, bool]
 _names_byline = hint_test(_BYLINE_HINT)
 _names_date = hint_test(_DATE_HINT)
 _names_comment = hint_test(_COMMENT_HINT)
@@ -194,48 +200,95 @@ def _marked_byline(element: lxml.html.HtmlElement, hint: str) -> bool:
             or "author" in (element.get("itemprop") or "").split())
 
 
-def _rows(markup: Markup, removed: Collection) -> list[_Row]:
-    """Byline-tag elements and headings outside `removed` subtrees and forms, plus marked
-    bylines inside removed blocks other than comment sections (an article footer's "Posted
-    by"), in document order: read off the shared markup table, not a new walk. A form that
-    holds the <h1> wraps the whole page (ASP.NET) and stays open."""
-    closed: dict = {}  # element → the outermost removed block holding it
-    found: list[_Row] = []
-    for element, parent, tag, _, hint, _ in markup.rows:
-        if (parent in closed or element in removed
-                or (tag == "form" and element.find(".//h1") is None)):
-            root = closed[element] = closed.get(parent, element)
-            if (hint and tag in _BYLINE_TAGS and _names_byline(hint)
-                    and not _in_comment(element, root)):
-                found.append((element, tag, hint, True))
-        elif tag in _ROW_TAGS:
-            found.append((element, tag, hint, False))
-    return found
+def _rows(markup: Markup, removed: Collection) -> tuple[list[tuple], set]:
+    """(rows, shut): the markup table's rows of byline-tag elements and headings outside
+    `removed` subtrees and forms, and of marked bylines inside removed blocks other than
+    comment sections (an article footer's "Posted by"), in document order; `shut` holds the
+    latter's elements. A form that holds the <h1> wraps the whole page (ASP.NET) and stays
+    open."""
+    rows, found, shut, start = markup.rows, [], set(), 0
+    closed = _closed(markup, removed)
+    named = _byline_hints({row[4] for first, end, _ in closed for row in rows[first:end]})
+    for first, end, root in closed:  # the open stretch before the block, then the block
+        found += [row for row in rows[start:first] if row[2] in _ROW_TAGS]
+        marked = [row for row in rows[first:end] if named and row[4] in named
+                  and row[2] in _BYLINE_TAGS and not _in_comment(row[0], root, markup)]
+        found += marked
+        shut.update(row[0] for row in marked)
+        start = end
+    return found + [row for row in rows[start:] if row[2] in _ROW_TAGS], shut
 
 
-def _in_comment(element: lxml.html.HtmlElement, root: lxml.html.HtmlElement) -> bool:
-    """Whether `element` lies in a comment section within the removed block `root`."""
-    for node in (element, *element.iterancestors()):
-        if _names_comment(hint_words(node)):
+def _byline_hints(hints: set[str]) -> set[str]:
+    """The class strings among `hints` that name a byline. The closed rows are most of the
+    page and their strings mostly new to the cache, so they are searched together: joined
+    with NUL (which no attribute holds) and, where ASCII (on which lower() and re.I agree),
+    lower-cased, so that plain substring tests can first tell that none does (most pages)."""
+    order = list(hints)
+    joined = "\0".join(order)
+    if joined.isascii():
+        pattern, text = _BYLINE_HINT_LOWER, joined.lower()
+        if not any(word in text for word in _BYLINE_WORDS):
+            return set()
+    else:
+        pattern, text = _BYLINE_HINT, joined
+    return {order[text.count("\0", 0, match.start())] for match in pattern.finditer(text)}
+
+
+def _closed(markup: Markup, removed: Collection) -> list[tuple[int, int, lxml.html.HtmlElement]]:
+    """(first row, row after the subtree, block) of the outermost removed blocks and forms
+    under <body>, in document order: the rows between them are open, taken whole instead of
+    asking of every row whether an ancestor is closed."""
+    forms = [form for form in markup.body.iter("form") if form.find(".//h1") is None]
+    starts = sorted(((at, block) for block in (*removed, *forms)
+                     if (at := markup.position(block)) is not None), key=lambda item: item[0])
+    closed: list[tuple[int, int, lxml.html.HtmlElement]] = []
+    for first, block in starts:
+        if not closed or first >= closed[-1][1]:  # not inside the previous block
+            closed.append((first, _subtree_end(markup, block), block))
+    return closed
+
+
+def _subtree_end(markup: Markup, element: lxml.html.HtmlElement) -> int:
+    """The row after `element`'s subtree: that of the next element after it or after an
+    ancestor (a sibling lookup per level is cheaper than descending to its last element)."""
+    node = element
+    while node is not markup.body and node is not None:
+        after = node.getnext()
+        while after is not None and not isinstance(after.tag, str):  # comments and PIs
+            after = after.getnext()
+        if after is not None:
+            return markup.position(after)
+        node = node.getparent()
+    return len(markup.rows)
+
+
+def _in_comment(element: lxml.html.HtmlElement, root: lxml.html.HtmlElement,
+                markup: Markup) -> bool:
+    """Whether `element` lies in a comment section within the removed block `root` (class
+    words read off the table: reading attributes again cost more than the rest of _rows)."""
+    node = element
+    while node is not None:
+        if _names_comment(markup.words(node)):
             return True
         if node is root:
             return False
+        node = node.getparent()
     return False
 
 
-def _headline_at(rows: list[_Row], title: str | None) -> int | None:
+def _headline_at(rows: list[tuple], title: str | None) -> int | None:
     """Index of the first heading that holds the title, else of the first <h1> (a page may
     put "Quicklinks" in an <h1> and the headline in an <h2>)."""
-    headings = [i for i, row in enumerate(rows) if row[1] in _HEADINGS]
+    headings = [i for i, row in enumerate(rows) if row[2] in _HEADINGS]
     held = (i for i in headings if title and is_inside(title, text_of(rows[i][0])))
-    return next(held, next((i for i in headings if rows[i][1] == "h1"), None))
+    return next(held, next((i for i in headings if rows[i][2] == "h1"), None))
 
 
-def _is_block(tag: str, hint: str) -> bool:
-    """Byline-tag elements, and headings below <h1> named as a byline or date
-    (<h5 class="field--name-author">)."""
-    return tag not in _HEADINGS or (
-        tag != "h1" and (_names_byline(hint) or _names_date(hint)))
+def _named_heading(tag: str, hint: str) -> bool:
+    """A heading below <h1> named as a byline or date (<h5 class="field--name-author">): a
+    block, as byline-tag elements are."""
+    return tag != "h1" and (_names_byline(hint) or _names_date(hint))
 
 
 def page_blocks(markup: Markup, removed: Collection, title: str | None = None) -> list[Block]:
@@ -243,13 +296,13 @@ def page_blocks(markup: Markup, removed: Collection, title: str | None = None) -
     BLOCKS_BEFORE_TITLE before it and BLOCKS_AFTER_TITLE after it, else the first
     BLOCKS_AFTER_TITLE of the page. Menus and teaser lists far from the headline carry other
     articles' names and dates."""
-    rows = _rows(markup, removed)
+    rows, shut = _rows(markup, removed)
     at = _headline_at(rows, title)
     start = 0 if at is None else max(0, at - BLOCKS_BEFORE_TITLE)
     stop = (0 if at is None else at + 1) + BLOCKS_AFTER_TITLE
-    return [Block(element, NO_HEADLINE if at is None else index - at, hint, shut)
-            for index, (element, tag, hint, shut) in enumerate(rows[start:stop], start)
-            if _is_block(tag, hint)]
+    return [Block(row[0], NO_HEADLINE if at is None else index - at, row[4], row[0] in shut)
+            for index, row in enumerate(rows[start:stop], start)
+            if row[2] not in _HEADINGS or _named_heading(row[2], row[4])]
 
 
 class Clock(NamedTuple):
@@ -400,7 +453,7 @@ def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_label
                 source = value
             elif label in ("编辑", "责任编辑") and not editor:
                 editor = value
-        if wanted and not author and not fields:
+        if wanted and not author and not fields and _may_name(block):
             author = _byline_name(block, clock) or _name_after_by(
                 block, opened[index + 1: index + 1 + LONE_BY_REACH], clock)
             author = author and not _is_credit(block.element) and _inner_name(
@@ -409,6 +462,15 @@ def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_label
             break
     shut = (_byline_name(b, clock) for b in blocks if wanted and _is_shut_byline(b))
     return author or editor or next((name for name in shut if name), None), source
+
+
+def _may_name(block: Block) -> bool:
+    """Whether the block can name anyone at all: a marked byline, a link (to an author's
+    page) or a line with a byline word, which _BY_PREFIX, _LABELLED, _AFTER_DATE and _LONE_BY
+    all need. One search spares nearly every block all of those rules."""
+    line = block.text or block.head
+    return bool(line) and (block.element.tag == "a" or bool(_BYLINE_WORD.search(" " + line))
+                           or _marked_byline(block.element, block.hint))
 
 
 def _cn_fields(text: str | None) -> list[tuple[str, str]]:

@@ -5,7 +5,8 @@ classifier exactly as `train-pagetype` does and classifies the held-out sites.
 Prints the classifier alone and the full decision (rules, then classifier with
 `min_confidence`), rule coverage and precision on rows whose label was not taken
 from the URL, the cost of features + prediction per parsed page, and the shipped
-model on the demo site (held out: never trained on) and on named pages.
+model on the demo site and the article benchmark sets (held out: never trained on)
+and on named pages.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pipelines.pagetype.model import PageTypeModel, load_model
 from pipelines.pagetype.rules import match_rule
 from pipelines.pagetype.train import LabelledPage, fit_pages, load_pages
 from pipelines.params import PAGE_TYPE, PageTypeParams
-from pipelines.results import PAGE_TYPES
+from pipelines.results import ARTICLE_TYPES, PAGE_TYPES
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pagetype"
 DEMO_ORIGIN = "http://127.0.0.1:8000"
@@ -168,6 +169,23 @@ def demo_report(model: PageTypeModel, params: PageTypeParams) -> None:
     print(f"demo list pages not called list: {missed or 'none'}")
 
 
+def article_route_report(model: PageTypeModel, params: PageTypeParams) -> None:
+    """The shipped model on the article benchmark sets (held out: every page there is an
+    article, news or blog): how many would the crawler send to article extraction? An
+    article page with heavy navigation must not become a list. dragnet-dev has no URLs,
+    so its pages are decided without the URL rules and features the crawler always has."""
+    from bench.articles import SETS, load_set  # the article sets live with that benchmark
+
+    for name in SETS:
+        decided = Counter()
+        for _, html, truth in load_set(name, None):
+            doc = load_document(html, truth.get("url"))
+            decided[classify_page(doc, params=params, model=model).page_type] += 1
+        routed = sum(decided[kind] for kind in ARTICLE_TYPES)
+        print(f"{name} (held out, all articles): {routed}/{sum(decided.values())} sent to "
+              f"article extraction; {dict(decided.most_common())}")
+
+
 def named_report(pages: Sequence[LabelledPage], decided: Sequence[str]) -> None:
     for page, kind in zip(pages, decided, strict=True):
         if page.name in NAMED:
@@ -184,13 +202,13 @@ class CrossValidated:
 
 
 def cross_validate(pages: Sequence[LabelledPage], params: PageTypeParams, folds: int,
-                   seed: int) -> CrossValidated:
-    """Each fold trains as `train-pagetype` does and decides the held-out sites' pages."""
+                   seed: int, rfe: bool = False) -> CrossValidated:
+    """Each fold trains as `train-pagetype [--rfe]` does and decides the held-out sites' pages."""
     result = CrossValidated([""] * len(pages), [""] * len(pages), [[] for _ in pages])
     truth = [p.page_type for p in pages]
     splitter = StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed)
     for train, test in splitter.split(pages, truth, [p.group for p in pages]):
-        model = fit_pages([pages[i] for i in train])
+        model = fit_pages([pages[i] for i in train], rfe)
         for i in test:
             result.ranked[i] = model.rank(extract_features(pages[i].doc))
             result.alone[i] = result.ranked[i][0][0]
@@ -206,11 +224,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0],
                         help="fold seeds; the first is reported in full, all in a summary")
     parser.add_argument("--min-confidence", type=float, default=PAGE_TYPE.min_confidence)
+    parser.add_argument("--rfe", action="store_true", help="train with SVM-RFE selection")
     args = parser.parse_args(argv)
     pages = load_pages(args.labels, args.html)
     params = PageTypeParams(min_confidence=args.min_confidence)
     truth = [p.page_type for p in pages]
-    runs = {seed: cross_validate(pages, params, args.folds, seed) for seed in args.seeds}
+    runs = {seed: cross_validate(pages, params, args.folds, seed, args.rfe)
+            for seed in args.seeds}
     first = runs[args.seeds[0]]
     print(f"# page type: {len(pages)} pages, {len({p.group for p in pages})} sites, "
           f"{args.folds}-fold CV grouped by site (seed {args.seeds[0]}), "
@@ -225,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     shipped = load_model()
     timing(pages, shipped, args.html)
     demo_report(shipped, params)
+    article_route_report(shipped, params)
     return 0
 
 

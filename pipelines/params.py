@@ -56,14 +56,14 @@ class TemplateDiffParams:
 
 @dataclass(frozen=True)
 class PageTypeParams:
-    """S3 (seed 003): below this calibrated confidence a page is stored as 'other' (or 'list'
-    when list is one of the two best candidates: a list mistaken for a detail page is never
-    revisited, the costlier error for a crawl)."""
+    """S3 (seed 003): below this calibrated confidence a page is stored as 'other', unless
+    list is one of the two best candidates (then 'list': a list mistaken for a detail page is
+    never revisited, the costlier error for a crawl) or both are article types (then the best
+    guess: the page is an article either way)."""
 
-    # 0.5: full-decision macro-F1 0.795 / list-vs-rest F1 0.938 / list precision 0.919 on fold
-    # seed 0, 0.802 / 0.944 / 0.932 over seeds 0-2; best of 0.3-0.7 (model v4, docs/BENCHMARKS.md,
-    # page type). Model v5 (sqrt shares): 0.4 / 0.5 / 0.6 give mean macro-F1 0.822 / 0.822 /
-    # 0.803 and list precision 0.972 / 0.968 / 0.954 over fold seeds 0-2; 0.5 kept.
+    # Model v6, grouped CV over fold seeds 0-4, mean macro-F1 / list precision at 0 (no floor) /
+    # 0.4 / 0.5 / 0.6: 0.918 / 0.916 / 0.921 / 0.907 and 0.997 / 0.992 / 0.983 / 0.967; 0.5
+    # kept (docs/BENCHMARKS.md, page type).
     min_confidence: float = 0.5
 
 

@@ -105,9 +105,11 @@ class _UnsureModel:
 @pytest.mark.parametrize(("ranked", "expected"), [
     ([("news", 0.40), ("list", 0.35), ("other", 0.25)], "list"),
     ([("list", 0.45), ("blog", 0.30), ("other", 0.25)], "list"),
-    ([("news", 0.40), ("blog", 0.35), ("list", 0.25)], "other"),
+    ([("news", 0.40), ("other", 0.35), ("list", 0.25)], "other"),
+    ([("news", 0.40), ("blog", 0.35), ("list", 0.25)], "news"),  # an article either way
+    ([("forum", 0.45), ("news", 0.30), ("other", 0.25)], "forum"),
 ])
-def test_unsure_page_is_a_list_when_list_is_a_candidate(ranked, expected) -> None:
+def test_unsure_page_keeps_list_and_article_candidates(ranked, expected) -> None:
     decision = classify_page(_doc(NEWS, None), model=_UnsureModel(ranked))  # type: ignore[arg-type]
     assert decision.page_type == expected
     assert decision.candidates == ranked[:2]
@@ -135,6 +137,18 @@ def test_post_features_count_repeated_post_blocks() -> None:
 def test_only_requested_post_features_are_computed() -> None:
     features = page_features(_doc(_THREAD, None).tree, ["post_numbers"])
     assert [name for name in features if name.startswith("post_")] == ["post_numbers"]
+
+
+def test_meta_features_read_what_head_meta_says() -> None:
+    head = ('<head><meta property="og:type" content="article">'
+            '<meta property="article:published_time" content="2023-05-01T10:00:00Z">'
+            '<meta name="author" content="张三"></head>')
+    article = page_features(_doc(f"<html>{head}<body><p>正文</p></body></html>", None).tree)
+    assert (article["meta_published"], article["meta_author"], article["meta_og_article"]) == (
+        1.0, 1.0, 1.0)
+    assert article["meta_modified"] == article["meta_og_website"] == 0.0
+    bare = page_features(_doc(NEWS, None).tree)
+    assert not any(value for name, value in bare.items() if name.startswith("meta_"))
 
 
 def test_weight_ignores_all_whitespace_kinds() -> None:

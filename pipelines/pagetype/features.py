@@ -15,5 +15,5 @@ def extract_features(doc: Document, names: Collection[str] | None = None) -> dic
 
 
 def family(name: str) -> str:
-    """A feature's family (url, txt, head, tag, lst, post): SVM-RFE runs per family."""
+    """A feature's family (url, txt, head, meta, tag, lst, post): SVM-RFE runs per family."""
     return name.split("_", 1)[0]

@@ -1,11 +1,16 @@
 """`python -m pipelines train-pagetype LABELS.json HTML_DIR --out MODEL`: fit and export S3's model.
 
-Seed 003 steps 2-3: normalise every feature (min/max/mean), select features with
-SVM-RFE inside each family, select once more over the union, train a linear SVM
-on what is left. Selection sizes are chosen by cross-validation grouped by site,
-and the softmax temperature is fitted on out-of-fold decision values, so the
-confidence means what it says on sites the model has not seen. The list gate
-(see model.py) is a logistic model over the fixed structural features GATE_FEATURES.
+Seed 003 steps 2-3: normalise every feature (min/max/mean), train a linear model,
+calibrate it. The classifier is an L2 logistic regression over every trained feature
+(see TRAINED_TAGS). The seed's SVM-RFE selection (per family, then over the union) is
+kept behind `--rfe`, because on the labelled pages it costs macro-F1 (grouped CV, five
+fold seeds: 0.80-0.84 with it in every setting measured, 0.92 without; the inner CV
+that picks the feature count sees 3-5 forum pages and kept 7 to 59 features from
+fold to fold, docs/BENCHMARKS.md).
+The softmax temperature is fitted on out-of-fold decision values grouped by site,
+so the confidence means what it says on sites the model has not seen. The list
+gate (see model.py) is a logistic model over the fixed structural features
+GATE_FEATURES.
 """
 
 from __future__ import annotations
@@ -27,10 +32,15 @@ from sklearn.svm import LinearSVC
 from pipelines.document import Document, load_document
 from pipelines.pagetype.features import extract_features, family
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, normalise, softmax
+from pipelines.pagetype.vocab import TYPE_CLASSES
 from pipelines.results import PAGE_TYPES
 
-SVM_C = 0.5  # LinearSVC regularisation
-MODEL_VERSION = 5  # bump when features or training change; format_version tracks the JSON
+SVM_C = 0.5  # LinearSVC regularisation (SVM-RFE's ranking model)
+# Classifier regularisation: grouped-CV macro-F1 (full decision, fold seeds 0-4, model v6
+# features) 0.824 / 0.887 / 0.913 / 0.921 / 0.916 / 0.900 / 0.895 at C 0.03 / 0.1 / 0.3 / 0.5 /
+# 1 / 3 / 10: 0.5 is the middle of the plateau (docs/BENCHMARKS.md).
+CLASSIFIER_C = 0.5
+MODEL_VERSION = 6  # bump when features or training change; format_version tracks the JSON
 GATE_C = 1.0  # list gate: logistic regression C (0.3 and 1 measured, docs/BENCHMARKS.md)
 # The gate overrides the classifier only when this sure. 0.7 over 0.6/0.8/0.9 (model v4, three
 # fold seeds): list F1 >= 0.93 on every seed with list precision 0.93 (docs/BENCHMARKS.md).
@@ -38,6 +48,16 @@ GATE_THRESHOLD = 0.7
 # The gate sees how the page is built, never what it is about: lst_* plus the URL's shape.
 GATE_URL_FEATURES = ("url_index_leaf", "url_leaf_digits", "url_leaf_words", "url_has_query",
                      "url_has_date", "url_kw_list", "url_depth")
+# Features the model is trained on: every one extract_features computes but those that cost
+# more than they give. A tag share costs a Python object per element of that tag (all 50: about
+# +2 M instructions a page over these 19), profile links read every href (+1.6 M), the URL
+# keyword depth scores +0.5 M. Grouped-CV macro-F1 at C 0.1 without them 0.889, with all 0.883
+# (5 fold seeds, docs/BENCHMARKS.md). The 19 tags are model v5's SVM-RFE choice.
+TRAINED_TAGS = frozenset(f"tag_{t}" for t in (
+    "blockquote", "br", "cite", "dd", "div", "dt", "em", "figcaption", "form", "h1", "header",
+    "img", "label", "li", "link", "meta", "p", "select", "ul"))
+UNTRAINED = frozenset(("post_clock_times", "post_user_links", "post_user_link_share",
+                       *(f"url_kwscore_{kind}" for kind in TYPE_CLASSES)))
 INNER_FOLDS = 3
 TEMPERATURES = np.logspace(-1.5, 1.5, 61)
 
@@ -65,6 +85,13 @@ def load_pages(labels_path: Path, html_dir: Path) -> list[LabelledPage]:
 
 def _svm() -> LinearSVC:
     return LinearSVC(C=SVM_C, class_weight="balanced", max_iter=20000)
+
+
+def _classifier() -> LogisticRegression:
+    """Multinomial logistic regression, classes weighted by their inverse frequency (5 forum
+    pages against 71 lists): its log-loss uses every page, where the SVM's hinge ignores all
+    but the margin's few, which are too few to trust here."""
+    return LogisticRegression(C=CLASSIFIER_C, class_weight="balanced", max_iter=5000)
 
 
 def _splitter() -> StratifiedGroupKFold:
@@ -114,8 +141,8 @@ def fit_gate(z: np.ndarray, y: np.ndarray, names: list[str], scaling: Scaling) -
 
 
 def fit_model(rows: Sequence[dict[str, float]], labels: Sequence[str],
-              groups: Sequence[str]) -> PageTypeModel:
-    """Normalise, select, train and calibrate on feature rows; fit the list gate."""
+              groups: Sequence[str], rfe: bool = False) -> PageTypeModel:
+    """Normalise, (with `rfe`: select,) train and calibrate on feature rows; fit the list gate."""
     names = sorted({name for row in rows for name in row})
     x = np.array([[row.get(n, np.nan) for n in names] for row in rows], dtype=float)
     y, group_array = np.array(labels), np.array(groups)
@@ -123,23 +150,29 @@ def fit_model(rows: Sequence[dict[str, float]], labels: Sequence[str],
                       np.nanmean(x, axis=0))
     x = np.where(np.isnan(x), scaling.mean, x)  # absent = no evidence, as at inference
     z = normalise(x, scaling.minimum, scaling.maximum, scaling.mean)
-    keep = select_features(z, y, group_array, names)
-    svm = _svm().fit(z[:, keep], y)
-    oof = cross_val_predict(_svm(), z[:, keep], y, groups=group_array, cv=_splitter(),
+    keep = select_features(z, y, group_array, names) if rfe else list(range(len(names)))
+    classifier = _classifier().fit(z[:, keep], y)
+    oof = cross_val_predict(_classifier(), z[:, keep], y, groups=group_array, cv=_splitter(),
                             method="decision_function")
-    classes = tuple(str(c) for c in svm.classes_)
-    temperature = fit_temperature(oof, np.searchsorted(svm.classes_, y))
+    classes = tuple(str(c) for c in classifier.classes_)
+    temperature = fit_temperature(oof, np.searchsorted(classifier.classes_, y))
     selected = Scaling(tuple(names[i] for i in keep), scaling.minimum[keep],
                        scaling.maximum[keep], scaling.mean[keep])
-    return PageTypeModel(classes=classes, scaling=selected, coef=svm.coef_,
-                         intercept=svm.intercept_, temperature=temperature,
+    return PageTypeModel(classes=classes, scaling=selected, coef=classifier.coef_,
+                         intercept=classifier.intercept_, temperature=temperature,
                          gate=fit_gate(z, y, names, scaling))
 
 
-def fit_pages(pages: Sequence[LabelledPage]) -> PageTypeModel:
+def trained(name: str) -> bool:
+    """Whether the model is trained on feature `name` (see TRAINED_TAGS)."""
+    return name in TRAINED_TAGS if family(name) == "tag" else name not in UNTRAINED
+
+
+def fit_pages(pages: Sequence[LabelledPage], rfe: bool = False) -> PageTypeModel:
     """Train on parsed labelled pages."""
-    rows = [extract_features(page.doc) for page in pages]
-    return fit_model(rows, [p.page_type for p in pages], [p.group for p in pages])
+    rows = [{name: value for name, value in extract_features(page.doc).items() if trained(name)}
+            for page in pages]
+    return fit_model(rows, [p.page_type for p in pages], [p.group for p in pages], rfe)
 
 
 def main(argv: list[str]) -> int:
@@ -148,20 +181,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("labels", type=Path, help="labels.json: file → {type, group, url?…}")
     parser.add_argument("html_dir", type=Path, help="folder holding the labelled pages")
     parser.add_argument("--out", type=Path, required=True, help="model JSON to write")
+    parser.add_argument("--rfe", action="store_true",
+                        help="select features by SVM-RFE first (seed 003; lower grouped-CV F1)")
     args = parser.parse_args(argv)
     pages = load_pages(args.labels, args.html_dir)
     unknown = {p.page_type for p in pages} - set(PAGE_TYPES)
     if unknown:
         print(f"unknown page types in labels: {sorted(unknown)}", file=sys.stderr)
         return 2
-    model = fit_pages(pages)
+    model = fit_pages(pages, args.rfe)
     training = {
         "command": "python -m pipelines train-pagetype " + " ".join(argv),
         "date": date.today().isoformat(),
         "pages": len(pages),
         "sites": len({p.group for p in pages}),
         "version": MODEL_VERSION,
-        "classifier": f"LinearSVC(C={SVM_C}, class_weight=balanced), one-vs-rest",
+        "classifier": f"LogisticRegression(C={CLASSIFIER_C}, class_weight=balanced), multinomial",
+        "selection": f"SVM-RFE, LinearSVC(C={SVM_C})" if args.rfe else "none",
         "list_gate": f"LogisticRegression(C={GATE_C}, class_weight=balanced), "
                      f"threshold {GATE_THRESHOLD}",
     }

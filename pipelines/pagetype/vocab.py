@@ -31,6 +31,18 @@ HEAD_WORDS: dict[str, tuple[str, ...]] = {
 
 TYPE_CLASSES = ("news", "forum", "blog", "list")
 
+# Names (property, name, itemprop) of <meta> tags in <head>, per meta feature. Publishing
+# software dates the page it publishes: article:published_time or pubdate are on 37 of the 83
+# labelled news and blog pages and on none of the 89 lists, forums and others.
+META_NAME_WORDS: dict[str, tuple[str, ...]] = {
+    "published": ("published", "pubdate"),
+    "modified": ("modified",),
+    "author": ("author",),
+}
+
+# Open Graph page types (og:type) that are features: "article" on posts, "website" on indexes.
+OG_TYPES = ("article", "website")
+
 # Link texts of pagers ("next page", "last page"…); page numbers are counted apart.
 PAGER_WORDS = ("下一页", "下页", "上一页", "上页", "尾页", "末页", "下一頁", "next", "prev",
                "older", "newer", "»", "›", "次へ", "weiter", "suivant")

@@ -157,14 +157,16 @@ class Block:
     blocks are ever read (reading text was the costliest step of metadata).
     """
 
-    __slots__ = ("element", "since_title", "hint", "shut", "_text", "_head")
+    __slots__ = ("element", "since_title", "hint", "shut", "named", "_marked", "_text", "_head")
 
     def __init__(self, element: lxml.html.HtmlElement, since_title: int, hint: str,
-                 shut: bool) -> None:
+                 shut: bool, named: bool = False) -> None:
         self.element = element
         self.since_title = since_title  # 1 = the first block after the headline, < 0 above it
         self.hint = hint  # class and id words
         self.shut = shut  # inside a removed block: read only as a marked byline, never a date
+        self.named = named  # the class and id words name a byline
+        self._marked: bool | None = None
         self._head: str | None | bool = False  # False until the text is read
 
     @property
@@ -181,11 +183,22 @@ class Block:
             self._read()
         return self._head
 
+    @property
+    def marked(self) -> bool:
+        """Named as a byline by class/id, rel=author or microdata (itemprop=author: the page's
+        own byline, when the declared author is only the publisher)."""
+        if self._marked is None:
+            element = self.element
+            self._marked = (self.named or element.get("rel") == "author"
+                            or "author" in (element.get("itemprop") or "").split())
+        return self._marked
+
     def _read(self) -> None:
         raw = text_of(self.element)  # a long text is not cleaned: that is costly
         text = clean(raw) if len(raw) <= MAX_RAW_CHARS else None
         self._text = text if text and len(text) <= MAX_BYLINE_CHARS else None
         self._head = None if self._text or not text else text[:MAX_BYLINE_CHARS]
+
 
 _names_byline = hint_test(_BYLINE_HINT)
 _names_date = hint_test(_DATE_HINT)
@@ -193,23 +206,14 @@ _names_comment = hint_test(_COMMENT_HINT)
 _names_credit = hint_test(_CREDIT_HINT)
 
 
-def _marked_byline(element: lxml.html.HtmlElement, hint: str) -> bool:
-    """Named as a byline by class/id, rel=author or microdata (itemprop=author: the page's
-    own byline, when the declared author is only the publisher)."""
-    return (_names_byline(hint) or element.get("rel") == "author"
-            or "author" in (element.get("itemprop") or "").split())
-
-
-def _rows(markup: Markup, removed: Collection) -> tuple[list[tuple], set]:
+def _rows(markup: Markup, removed: Collection, named: set[str]) -> tuple[list[tuple], set]:
     """(rows, shut): the markup table's rows of byline-tag elements and headings outside
     `removed` subtrees and forms, and of marked bylines inside removed blocks other than
     comment sections (an article footer's "Posted by"), in document order; `shut` holds the
-    latter's elements. A form that holds the <h1> wraps the whole page (ASP.NET) and stays
-    open."""
+    latter's elements; `named` holds the class strings that name a byline. A form that holds
+    the <h1> wraps the whole page (ASP.NET) and stays open."""
     rows, found, shut, start = markup.rows, [], set(), 0
-    closed = _closed(markup, removed)
-    named = _byline_hints({row[4] for first, end, _ in closed for row in rows[first:end]})
-    for first, end, root in closed:  # the open stretch before the block, then the block
+    for first, end, root in _closed(markup, removed):  # the open stretch, then the block
         found += [row for row in rows[start:first] if row[2] in _ROW_TAGS]
         marked = [row for row in rows[first:end] if named and row[4] in named
                   and row[2] in _BYLINE_TAGS and not _in_comment(row[0], root, markup)]
@@ -220,10 +224,10 @@ def _rows(markup: Markup, removed: Collection) -> tuple[list[tuple], set]:
 
 
 def _byline_hints(hints: set[str]) -> set[str]:
-    """The class strings among `hints` that name a byline. The closed rows are most of the
-    page and their strings mostly new to the cache, so they are searched together: joined
-    with NUL (which no attribute holds) and, where ASCII (on which lower() and re.I agree),
-    lower-cased, so that plain substring tests can first tell that none does (most pages)."""
+    """The class strings among `hints` that name a byline. A page's strings are mostly new to
+    the cache, so they are searched together: joined with NUL (which no attribute holds) and,
+    where ASCII (on which lower() and re.I agree), lower-cased, so that plain substring tests
+    can first tell that none does (most pages)."""
     order = list(hints)
     joined = "\0".join(order)
     if joined.isascii():
@@ -296,11 +300,13 @@ def page_blocks(markup: Markup, removed: Collection, title: str | None = None) -
     BLOCKS_BEFORE_TITLE before it and BLOCKS_AFTER_TITLE after it, else the first
     BLOCKS_AFTER_TITLE of the page. Menus and teaser lists far from the headline carry other
     articles' names and dates."""
-    rows, shut = _rows(markup, removed)
+    named = _byline_hints({row[4] for row in markup.rows})
+    rows, shut = _rows(markup, removed, named)
     at = _headline_at(rows, title)
     start = 0 if at is None else max(0, at - BLOCKS_BEFORE_TITLE)
     stop = (0 if at is None else at + 1) + BLOCKS_AFTER_TITLE
-    return [Block(row[0], NO_HEADLINE if at is None else index - at, row[4], row[0] in shut)
+    return [Block(row[0], NO_HEADLINE if at is None else index - at, row[4], row[0] in shut,
+                  row[4] in named)
             for index, row in enumerate(rows[start:stop], start)
             if row[2] not in _HEADINGS or _named_heading(row[2], row[4])]
 
@@ -340,7 +346,7 @@ def _is_byline(block: Block, text: str) -> bool:
     """Named as a byline (class/id, rel=author), or a short "By …" line that is not a link."""
     if _CN_FIELD.search(text):
         return False
-    if _marked_byline(block.element, block.hint):
+    if block.marked:
         return True
     return bool(_BY_PREFIX.match(text)) and len(text) <= MAX_BY_LINE and block.element.tag != "a"
 
@@ -380,7 +386,7 @@ def _head_name(block: Block, clock: Clock) -> str | None:
     if labelled:
         names = _marked_names(block.element, labelled.group(1))
         return clean_name(names, clock) if names else None
-    found = _marked_byline(block.element, block.hint) and clock.find(block.head)
+    found = block.marked and clock.find(block.head)
     name = found and clean_name(block.head.partition(found[1])[0], clock)
     return name if name and _name_like(name) else None
 
@@ -470,7 +476,7 @@ def _may_name(block: Block) -> bool:
     all need. One search spares nearly every block all of those rules."""
     line = block.text or block.head
     return bool(line) and (block.element.tag == "a" or bool(_BYLINE_WORD.search(" " + line))
-                           or _marked_byline(block.element, block.hint))
+                           or block.marked)
 
 
 def _cn_fields(text: str | None) -> list[tuple[str, str]]:

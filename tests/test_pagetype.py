@@ -13,6 +13,7 @@ from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, load_mode
 from pipelines.pagetype.page_features import PageScan, page_features, weight
 from pipelines.pagetype.rules import match_rule
 from pipelines.params import PageTypeParams
+from pipelines.results import ARTICLE_TYPES
 
 _PARAGRAPH = ("记者从有关部门获悉，今年以来全市新建充电桩一万余个，覆盖主要城区和高速公路服务区。"
               "相关负责人表示，下一步将继续完善配套设施，方便市民绿色出行。")
@@ -100,6 +101,18 @@ class _UnsureModel:
 
     def rank(self, features: dict[str, float]) -> list[tuple[str, float]]:
         return self.ranked
+
+
+def test_a_page_declaring_its_publication_stays_an_article() -> None:
+    """A head that declares a publication date outweighs a list-like body: on the
+    labelled pages only articles declare one."""
+    declared = LIST.replace("<head>", '<head><meta property="article:published_time" '
+                                      'content="2023-05-26T08:00:00+08:00">')
+    decision = classify_page(_doc(declared, "https://www.example.cn/guonei/"))
+    assert decision.page_type in ARTICLE_TYPES
+    assert decision.decided_by == "declared_publication"
+    assert decision.candidates[0][0] == "list"  # what the model said stays on record
+    assert classify_page(_doc(LIST, "https://www.example.cn/guonei/")).page_type == "list"
 
 
 @pytest.mark.parametrize(("ranked", "expected"), [

@@ -2,16 +2,22 @@
 
 Cross-validation grouped by site (no site on both sides): each fold trains the
 classifier exactly as `train-pagetype` does and classifies the held-out sites.
-Prints the classifier alone and the full decision (rules, then classifier with
-`min_confidence`), rule coverage and precision on rows whose label was not taken
-from the URL, the cost of features + prediction per parsed page, and the shipped
-model on the demo site and the article benchmark sets (held out: never trained on)
-and on named pages.
+Article sets the model learns from (`train-pagetype --articles`; by default those
+the model file names in its training record, `--articles` overrides) join the
+folds by URL host: a host that has labelled pages goes to their fold, the others
+are dealt out at random; every such article page is routed out of fold (never by
+a model that saw its site). Prints the classifier alone and the full decision
+(rules, then classifier with `min_confidence`), rule coverage and precision on
+rows whose label was not taken from the URL, and for the model file (`--model`,
+the shipped one by default): the cost of features + prediction per parsed page,
+the demo site and the article sets it was not trained on (held out), and named pages.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import random
 import statistics
 import time
 from collections import Counter
@@ -26,13 +32,15 @@ from sklearn.model_selection import StratifiedGroupKFold
 from pipelines.document import Document, load_document
 from pipelines.pagetype import classify_page
 from pipelines.pagetype.features import extract_features
-from pipelines.pagetype.model import PageTypeModel, load_model
+from pipelines.pagetype.model import DEFAULT_MODEL, PageTypeModel, load_model
 from pipelines.pagetype.rules import match_rule
-from pipelines.pagetype.train import LabelledPage, fit_pages, load_pages
+from pipelines.pagetype.train import LabelledPage, fit_pages, load_articles, load_pages
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pagetype"
+# The article benchmark sets (bench.articles), every page an article: id → {url?…}, html/id.html.
+ARTICLE_SETS = ("article-bench", "dragnet-dev", "metadata-dev")
 DEMO_ORIGIN = "http://127.0.0.1:8000"
 TIMING_REPEATS = 5
 NAMED = ("gne__listpage_163_1.html", "gne__listpage_163_2.html")  # 163.com lists, once news
@@ -142,8 +150,8 @@ def timing(pages: Sequence[LabelledPage], model: PageTypeModel, html_dir: Path,
 
 def unsure_report(truth: Sequence[str], ranked: Sequence[list[tuple[str, float]]],
                   params: PageTypeParams) -> None:
-    """Pages below min_confidence: what they are, and which of them the list rescue
-    (list when list is a top-two candidate, see `classify_page`) turns into list."""
+    """Pages below min_confidence: what they are, and on which of them list is one of the
+    two best guesses (`classify_page` says which of those become list)."""
     unsure = [(t, r) for t, r in zip(truth, ranked, strict=True)
               if r[0][1] < params.min_confidence]
     with_list = [(t, r) for t, r in unsure if "list" in (r[0][0], r[1][0])]
@@ -153,7 +161,7 @@ def unsure_report(truth: Sequence[str], ranked: Sequence[list[tuple[str, float]]
 
 
 def demo_report(model: PageTypeModel, params: PageTypeParams) -> None:
-    """The shipped model on the demo site, which no model is trained on."""
+    """The model on the demo site, which no model is trained on."""
     from crawler.demosite import Site  # the crawler package is only needed for this check
 
     site = Site()
@@ -169,21 +177,54 @@ def demo_report(model: PageTypeModel, params: PageTypeParams) -> None:
     print(f"demo list pages not called list: {missed or 'none'}")
 
 
-def article_route_report(model: PageTypeModel, params: PageTypeParams) -> None:
-    """The shipped model on the article benchmark sets (held out: every page there is an
-    article, news or blog): how many would the crawler send to article extraction? An
-    article page with heavy navigation must not become a list. dragnet-dev has no URLs,
-    so its pages are decided without the URL rules and features the crawler always has."""
-    from bench.articles import SETS, load_set  # the article sets live with that benchmark
+SHIPPED = Path(__file__).resolve().parents[1] / "pipelines" / DEFAULT_MODEL
 
-    for name in SETS:
-        decided = Counter()
-        for _, html, truth in load_set(name, None):
-            doc = load_document(html, truth.get("url"))
-            decided[classify_page(doc, params=params, model=model).page_type] += 1
-        routed = sum(decided[kind] for kind in ARTICLE_TYPES)
-        print(f"{name} (held out, all articles): {routed}/{sum(decided.values())} sent to "
-              f"article extraction; {dict(decided.most_common())}")
+
+def trained_article_sets(model_path: Path) -> list[str]:
+    """The article sets a model file was trained on (its training record)."""
+    return list(json.loads(model_path.read_text("utf-8"))["training"].get("article_sets", []))
+
+
+def article_sets(names: Sequence[str]) -> dict[str, list[LabelledPage]]:
+    """Article benchmark sets as ARTICLE pages (see train.load_articles)."""
+    folder = DATA.parent
+    return {name: load_articles(folder / name / "ground-truth.json", folder / name / "html")
+            for name in names}
+
+
+def route_line(name: str, how: str, decided: Sequence[str]) -> str:
+    """How many article pages would the crawler send to article extraction?"""
+    counts = Counter(decided)
+    routed = sum(counts[kind] for kind in ARTICLE_TYPES)
+    return (f"{name} ({how}, all articles): {routed}/{len(decided)} sent to article extraction; "
+            f"{dict(counts.most_common())}")
+
+
+def article_route_report(model: PageTypeModel, params: PageTypeParams,
+                         trained: Sequence[str]) -> None:
+    """The model on the article benchmark sets it was not trained on (every page
+    there is an article, news or blog). An article page with heavy navigation must not
+    become a list. dragnet-dev has no URLs, so its pages are decided without the URL
+    rules and features the crawler always has."""
+    held_out = article_sets([name for name in ARTICLE_SETS if name not in trained])
+    for name in ARTICLE_SETS:
+        if name in trained:
+            print(f"{name}: trained on by the model (out-of-fold routing above)")
+            continue
+        decided = [classify_page(page.doc, params=params, model=model).page_type
+                   for page in held_out[name]]
+        print(route_line(name, "held out", decided))
+
+
+def oof_route_report(runs: dict[int, CrossValidated],
+                     articles: dict[str, list[LabelledPage]]) -> None:
+    """Out-of-fold routing of every article page trained on, per fold seed."""
+    if not articles:
+        return
+    print("\n## article sets trained on: out-of-fold routing per fold seed")
+    for seed, run in runs.items():
+        for name in articles:
+            print(f"  seed {seed}: " + route_line(name, "out of fold", run.articles[name]))
 
 
 def named_report(pages: Sequence[LabelledPage], decided: Sequence[str]) -> None:
@@ -199,20 +240,46 @@ class CrossValidated:
     alone: list[str]
     full: list[str]
     ranked: list[list[tuple[str, float]]]
+    articles: dict[str, list[str]]  # full decision of every article page trained on, per set
+
+
+def article_folds(groups: Sequence[str], labelled_fold: dict[str, int], folds: int,
+                  seed: int) -> list[int]:
+    """The fold of each article page: its site's labelled fold, else a random one per site."""
+    rng = random.Random(seed)
+    fresh = sorted(set(groups) - labelled_fold.keys())
+    rng.shuffle(fresh)
+    fold = labelled_fold | {group: i % folds for i, group in enumerate(fresh)}
+    return [fold[group] for group in groups]
 
 
 def cross_validate(pages: Sequence[LabelledPage], params: PageTypeParams, folds: int,
-                   seed: int, rfe: bool = False) -> CrossValidated:
-    """Each fold trains as `train-pagetype [--rfe]` does and decides the held-out sites' pages."""
-    result = CrossValidated([""] * len(pages), [""] * len(pages), [[] for _ in pages])
+                   seed: int, rfe: bool = False,
+                   articles: dict[str, list[LabelledPage]] | None = None) -> CrossValidated:
+    """Each fold trains as `train-pagetype [--rfe] [--articles …]` does and decides the
+    held-out sites' pages, labelled and article pages alike."""
+    articles = articles or {}
+    extra = [page for set_pages in articles.values() for page in set_pages]
+    result = CrossValidated([""] * len(pages), [""] * len(pages), [[] for _ in pages], {})
     truth = [p.page_type for p in pages]
     splitter = StratifiedGroupKFold(n_splits=folds, shuffle=True, random_state=seed)
-    for train, test in splitter.split(pages, truth, [p.group for p in pages]):
-        model = fit_pages([pages[i] for i in train], rfe)
+    splits = list(splitter.split(pages, truth, [p.group for p in pages]))
+    labelled_fold = {pages[i].group: k for k, (_, test) in enumerate(splits) for i in test}
+    extra_fold = article_folds([p.group for p in extra], labelled_fold, folds, seed)
+    extra_decided = [""] * len(extra)
+    for k, (train, test) in enumerate(splits):
+        model = fit_pages([pages[i] for i in train]
+                          + [p for p, f in zip(extra, extra_fold, strict=True) if f != k], rfe)
         for i in test:
             result.ranked[i] = model.rank(extract_features(pages[i].doc))
             result.alone[i] = result.ranked[i][0][0]
             result.full[i] = classify_page(pages[i].doc, params=params, model=model).page_type
+        for j in (j for j, f in enumerate(extra_fold) if f == k):
+            extra_decided[j] = classify_page(extra[j].doc, params=params, model=model).page_type
+    start = 0
+    for name, set_pages in articles.items():
+        result.articles[name] = extra_decided[start:start + len(set_pages)]
+        start += len(set_pages)
     return result
 
 
@@ -225,11 +292,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="fold seeds; the first is reported in full, all in a summary")
     parser.add_argument("--min-confidence", type=float, default=PAGE_TYPE.min_confidence)
     parser.add_argument("--rfe", action="store_true", help="train with SVM-RFE selection")
+    parser.add_argument("--articles", nargs="*", default=None,
+                        help="article sets to train on in CV (default: those the --model "
+                             "file was trained on)")
+    parser.add_argument("--no-timing", action="store_true", help="skip the cost measurement")
+    parser.add_argument("--model", type=Path, default=SHIPPED,
+                        help="model file for the cost, demo-site and held-out article figures")
     args = parser.parse_args(argv)
     pages = load_pages(args.labels, args.html)
     params = PageTypeParams(min_confidence=args.min_confidence)
     truth = [p.page_type for p in pages]
-    runs = {seed: cross_validate(pages, params, args.folds, seed, args.rfe)
+    trained = trained_article_sets(args.model) if args.articles is None else args.articles
+    articles = article_sets(trained)
+    runs = {seed: cross_validate(pages, params, args.folds, seed, args.rfe, articles)
             for seed in args.seeds}
     first = runs[args.seeds[0]]
     print(f"# page type: {len(pages)} pages, {len({p.group for p in pages})} sites, "
@@ -239,13 +314,15 @@ def main(argv: list[str] | None = None) -> int:
     report("full decision (rules, then classifier with min_confidence)", truth, first.full)
     if len(runs) > 1:
         seed_report(truth, {seed: run.full for seed, run in runs.items()})
+    oof_route_report(runs, articles)
     named_report(pages, first.full)
     unsure_report(truth, first.ranked, params)
     rule_report(pages)
-    shipped = load_model()
-    timing(pages, shipped, args.html)
-    demo_report(shipped, params)
-    article_route_report(shipped, params)
+    model = load_model(str(args.model))
+    if not args.no_timing:
+        timing(pages, model, args.html)
+    demo_report(model, params)
+    article_route_report(model, params, trained_article_sets(args.model))
     return 0
 
 

@@ -57,9 +57,10 @@ class TemplateDiffParams:
 @dataclass(frozen=True)
 class PageTypeParams:
     """S3 (seed 003): below this calibrated confidence a page is stored as 'other', unless
-    list is one of the two best candidates (then 'list': a list mistaken for a detail page is
-    never revisited, the costlier error for a crawl) or both are article types (then the best
-    guess: the page is an article either way)."""
+    list is the best candidate, or the second after 'other' (then 'list': a list stored as
+    'other' is never revisited), or an article type is the best and 'other' is not second
+    (then the best guess: a list read as an article and an article read as a list are each
+    lost once, see pagetype.classify_page)."""
 
     # Model v6, grouped CV over fold seeds 0-4, mean macro-F1 / list precision at 0 (no floor) /
     # 0.4 / 0.5 / 0.6: 0.918 / 0.916 / 0.921 / 0.907 and 0.997 / 0.992 / 0.983 / 0.967; 0.5

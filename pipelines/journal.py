@@ -39,12 +39,17 @@ class Journal:
         self.open_items = 0  # items in the open segment, not yet handed to a writer
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write one item; flushed to the OS at once, so SIGKILL cannot lose it."""
+        """Write one item (see `append_line`)."""
+        self.append_line(json.dumps(record, ensure_ascii=False, default=str))
+
+    def append_line(self, line: str) -> None:
+        """Write one item already serialised as a JSON object on one line; flushed to the
+        OS at once, so SIGKILL cannot lose it."""
         if self._segment is None:
             self._sequence += 1
             self._segment_path = self.directory / f"{self._sequence:08d}.open"
             self._segment = open(self._segment_path, "a", encoding="utf-8")  # noqa: SIM115
-        self._segment.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._segment.write(line + "\n")
         self._segment.flush()
         self.open_items += 1
 

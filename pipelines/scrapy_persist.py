@@ -26,7 +26,7 @@ from pipelines.persist import (
     quarantine,
     write_segments,
 )
-from pipelines.stored import FetchFacts, stored_page
+from pipelines.stored import FetchFacts, stored_line
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class PersistStage:
                            fetched_at=item.fetched_at, encoding=item.document.encoding,
                            source_id=item.source_id, crawl_run_id=item.run_id,
                            ticket=item.ticket)
-        self.journal.append(stored_page(facts, item.result))
+        self.journal.append_line(stored_line(facts, item.result))
         item.document = None  # release the tree; the journal holds the record
         if self.journal.open_items >= self.batch_size:
             self.flush()

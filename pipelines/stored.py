@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from pipelines.process import PageResult
-from pipelines.results import ArticleData, comment_json, record_json
+from pipelines.results import ArticleData, PageTypeDecision, comment_json, record_json
 
 # Bump when extraction output changes, so stored pages are refreshed on the next crawl.
 EXTRACTOR_VERSION = "1"
@@ -45,27 +45,49 @@ def _article_json(article: ArticleData) -> dict[str, Any]:
     }
 
 
-def content_hash(extracted: dict[str, Any]) -> str:
-    payload = json.dumps(extracted, sort_keys=True, ensure_ascii=False, default=str)
+def _canonical(extracted: dict[str, Any]) -> str:
+    """The extracted part as the content hash reads it (sorted keys)."""
+    return json.dumps(extracted, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _hash(payload: str) -> str:
     return hashlib.sha256(f"{EXTRACTOR_VERSION}\n{payload}".encode()).hexdigest()
 
 
-def stored_page(facts: FetchFacts, result: PageResult) -> dict[str, Any]:
-    """The JSON record for one page, ready for the journal and `save_pages`."""
-    decision = result.decision
-    extracted = {
-        "page_type": decision.page_type,
+def content_hash(extracted: dict[str, Any]) -> str:
+    return _hash(_canonical(extracted))
+
+
+def _extracted(result: PageResult) -> dict[str, Any]:
+    return {
+        "page_type": result.decision.page_type,
         "article": _article_json(result.article) if result.article else None,
         "records": [record_json(r) for r in result.listing.records] if result.listing else [],
         "next_page_url": result.listing.next_page if result.listing else None,
     }
+
+
+def _facts_json(facts: FetchFacts, decision: PageTypeDecision, digest: str) -> dict[str, Any]:
     return {
         "url": facts.url, "final_url": facts.final_url, "status": facts.status,
         "fetched_at": facts.fetched_at.isoformat(), "encoding": facts.encoding,
         "source_id": facts.source_id, "crawl_run_id": facts.crawl_run_id,
-        "ticket": facts.ticket,
-        "content_hash": content_hash(extracted),
+        "ticket": facts.ticket, "content_hash": digest,
         "type_confidence": decision.confidence, "type_decided_by": decision.decided_by,
         "type_candidates": [list(candidate) for candidate in decision.candidates],
-        **extracted,
     }
+
+
+def stored_page(facts: FetchFacts, result: PageResult) -> dict[str, Any]:
+    """The JSON record for one page, ready for the journal and `save_pages`."""
+    extracted = _extracted(result)
+    return {**_facts_json(facts, result.decision, content_hash(extracted)), **extracted}
+
+
+def stored_line(facts: FetchFacts, result: PageResult) -> str:
+    """`stored_page` as one JSON text for the journal. The extracted part (most of the
+    text) is serialised once, for the content hash and the line both, not once for each."""
+    payload = _canonical(_extracted(result))
+    facts_part = json.dumps(_facts_json(facts, result.decision, _hash(payload)),
+                            ensure_ascii=False, default=str)
+    return f"{facts_part[:-1]}, {payload[1:]}"

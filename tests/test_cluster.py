@@ -308,9 +308,11 @@ def test_queued_requests_keep_their_callbacks_and_meta(cluster_redis: str) -> No
     back = queue._decode_request(queue._encode_request(request))
     assert (back.url, back.priority, back.meta) == (request.url, 3, request.meta)
     assert back.callback == spider.parse and back.errback == spider.on_error
+    assert request.callback == spider.parse and request.errback == spider.on_error  # kept
     stranger = Request("http://a.cn/2", callback=lambda response: None, meta={"ticket": "t2"})
     with pytest.raises(ValueError, match="not an instance method"):
         queue._encode_request(stranger)  # not the spider's: refused, as Scrapy refuses it
+    assert stranger.callback is not None
 
 
 def test_a_batch_pop_holds_every_taken_request_as_in_flight(cluster_redis: str) -> None:

@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
+from scrapy import Request
+from scrapy.http import HtmlResponse
+from scrapy.utils.test import get_crawler
 from sqlalchemy.engine import make_url
 
+from crawler import settings
 from crawler.demosite import DemoServer
+from crawler.items import CrawledPage
+from crawler.logformatter import PageLogFormatter
+from crawler.meta_refresh import HEAD_BYTES, MetaRefreshMiddleware, may_refresh
+from crawler.spiders.site import SiteSpider
+from crawler.stats import StatsCollector
 from tests.crawling import ROOT, latest_run_stats, run_crawl, stored
 from tests.tcp_proxy import TcpProxy
 
@@ -193,3 +205,75 @@ def test_the_demo_command_crawls_into_the_embedded_default_and_reports(tmp_path:
                                          done.stdout).groups())
     assert crawled > 400 and agreed > 0.9 * crawled
     assert re.search(r"^- news: '.+' by '.+' at 20\d\d-", done.stdout, re.M), done.stdout
+
+
+def _page(body: bytes, url: str = "http://a.cn/p.html") -> HtmlResponse:
+    return HtmlResponse(url, body=body, headers={"Content-Type": "text/html"},
+                        request=Request(url))
+
+
+def test_meta_refresh_is_followed_and_other_pages_are_not_decoded_for_it() -> None:
+    """Scrapy decoded every HTML body to look for a meta refresh; a page whose head never
+    says "refresh" is now passed on undecoded, and a real one still redirects."""
+    middleware = MetaRefreshMiddleware.from_crawler(get_crawler())
+    refresh = _page(b'<html><head><META HTTP-EQUIV="Refresh" CONTENT="0; URL=/new.html">'
+                    b"</head><body>moved</body></html>")
+    redirected = middleware.process_response(refresh.request, refresh)
+    assert isinstance(redirected, Request) and redirected.url == "http://a.cn/new.html"
+    plain = _page('<html><head><meta charset="gbk"></head><body>政策解读</body></html>'
+                  .encode("gbk"))
+    assert middleware.process_response(plain.request, plain) is plain
+    assert plain._cached_ubody is None  # never decoded
+    assert settings.DOWNLOADER_MIDDLEWARES["crawler.meta_refresh.MetaRefreshMiddleware"]
+
+
+def test_only_a_head_that_says_refresh_or_is_not_ascii_compatible_is_checked() -> None:
+    tag = '<meta http-equiv="refresh" content="5;url=/x">'
+    assert may_refresh(f"<html><head>{tag}</head></html>".encode())
+    assert may_refresh(f"<html><head>{tag}</head></html>".encode("utf-16"))  # NULs: Scrapy's
+    assert not may_refresh(("<html><body>" + "新闻" * 3000 + "</body></html>").encode("gb18030"))
+    late = b"<html><body>" + b"x" * HEAD_BYTES + tag.encode() + b"</body></html>"
+    assert not may_refresh(late)  # past the 4096 characters Scrapy reads
+
+
+def test_per_page_debug_messages_are_built_only_when_debug_is_logged() -> None:
+    request = Request("http://a.cn/p.html")
+    response = HtmlResponse(request.url, body=b"<html></html>", request=request)
+    quiet = PageLogFormatter.from_crawler(get_crawler(settings_dict={"LOG_LEVEL": "WARNING"}))
+    assert quiet.crawled(request, response, None) is None
+    assert quiet.scraped({"url": request.url}, response, None) is None
+    loud = PageLogFormatter.from_crawler(get_crawler(settings_dict={"LOG_LEVEL": "DEBUG"}))
+    assert loud.crawled(request, response, None)["level"] == logging.DEBUG
+    assert loud.scraped({"url": request.url}, response, None)["level"] == logging.DEBUG
+    assert settings.LOG_FORMATTER == "crawler.logformatter.PageLogFormatter"
+
+
+def test_crawl_stats_count_as_scrapy_s_without_the_per_access_shim() -> None:
+    """Scrapy's collector ran a deprecation wrapper, and failed an attribute lookup, on
+    every stats call (some twenty per page); ours counts the same through plain access."""
+    stats = get_crawler(settings_dict={"STATS_CLASS": settings.STATS_CLASS}).stats
+    assert isinstance(stats, StatsCollector)
+    assert type(stats).__getattribute__ is object.__getattribute__
+    stats.inc_value("pages/new")
+    stats.inc_value("pages/new", 2)
+    stats.max_value("depth", 3)
+    stats.max_value("depth", 1)
+    stats.set_value("finish_reason", "finished")
+    assert stats.get_stats() == {"pages/new": 3, "depth": 3, "finish_reason": "finished"}
+
+
+def test_a_link_without_a_canonical_form_costs_its_page_no_other_link(pg_url: str) -> None:
+    """A port out of range cannot be canonicalised (nor ever requested); follow_up skips
+    it, in the site or outside it, and still follows the page's other links in order."""
+    crawler = get_crawler(SiteSpider, settings_dict={"DATABASE_URL": pg_url})
+    spider = SiteSpider.from_crawler(crawler, start_urls="http://a.cn/")
+    item = CrawledPage(url="http://a.cn/", final_url="http://a.cn/", status=200, body=b"",
+                       content_type="text/html", fetched_at=datetime.now(UTC), depth=0,
+                       source_id=None, run_id=1)
+    links = ["http://a.cn/1.html", "http://a.cn:99999/bad.html", "http://b.cn:99999/x",
+             "http://b.cn/out.html", "http://a.cn/2.html"]
+    requests = asyncio.run(spider.follow_up(item, ["http://a.cn/r.html"], "http://a.cn/?p=2",
+                                            links))
+    assert [r.url for r in requests] == ["http://a.cn/?p=2", "http://a.cn/r.html",
+                                         "http://a.cn/1.html", "http://a.cn/2.html"]
+    assert not asyncio.run(spider.follow_up(item, [], None, links))  # all requested now

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,9 @@ from models import Page
 from models.db import get_engine, session_factory
 from pipelines.journal import Journal, read_segment
 from pipelines.persist import SegmentWriteError, write_segments
+from pipelines.process import PageResult
+from pipelines.results import ArticleData, CommentData, ListData, PageTypeDecision, RecordData
+from pipelines.stored import FetchFacts, content_hash, stored_line, stored_page
 from tests.factories import article_page
 from tests.tcp_proxy import TcpProxy
 
@@ -108,3 +112,32 @@ def test_only_journal_directories_are_adopted(tmp_path: Path) -> None:
     assert Journal(tmp_path).adopt_orphans() == 0
     assert (tmp_path / "rejected" / "x-00000001.jsonl").exists()
     assert (tmp_path / "unrelated" / "nested").is_dir()
+
+
+def test_a_journal_line_holds_the_stored_record_with_its_content_hash(tmp_path: Path) -> None:
+    """The crawl journals `stored_line` (the extracted part serialised once, for hash and
+    line both): read back, it is exactly the record `stored_page` builds."""
+    facts = FetchFacts(url="https://a.cn/1.html", final_url="https://a.cn/1.html", status=200,
+                       fetched_at=datetime(2026, 11, 22, 1, 0, tzinfo=UTC), encoding="gbk",
+                       source_id=3, crawl_run_id=9, ticket="t1")
+    article = ArticleData(title='标题 "引号"', content_text="第一段\n\n第二段",
+                          content_html="<p>第一段</p>\n<p>第二段</p>",
+                          published_at=datetime(2026, 11, 20, 10, 0, tzinfo=UTC),
+                          comments=[CommentData(text="同意\n楼上", author="网友")])
+    listing = ListData(records=[RecordData(title="记录", url="https://a.cn/2.html",
+                                           date=datetime(2026, 11, 21), extra={"k": "v"})],
+                       next_page="https://a.cn/?page=2")
+    results = [PageResult(PageTypeDecision("news", 0.9, "classifier", [("news", 0.9)]),
+                          article=article),
+               PageResult(PageTypeDecision("list", 0.8, "rule:x"), listing=listing),
+               PageResult(PageTypeDecision("other", 0.5, "classifier"))]
+    journal = Journal(tmp_path)
+    for result in results:
+        journal.append_line(stored_line(facts, result))
+    lines = list(read_segment(journal.seal()[0]))
+    assert lines == [stored_page(facts, result) for result in results]
+    for line in lines:
+        extracted = {key: line[key] for key in ("page_type", "article", "records",
+                                                "next_page_url")}
+        assert line["content_hash"] == content_hash(extracted)
+    journal.close()

@@ -44,10 +44,17 @@ class AckPriorityQueue(PriorityQueue):
 
     def _encode_request(self, request: Request) -> bytes:
         """scrapy-redis' encoding, with the callbacks named directly: Scrapy's `to_dict`
-        finds a callback's name by listing every member of the spider (≈ 25 µs each)."""
-        as_dict = request.replace(callback=None, errback=None).to_dict()
-        as_dict["callback"] = self._method_name(request.callback)
-        as_dict["errback"] = self._method_name(request.errback)
+        finds a callback's name by listing every member of the spider (≈ 25 µs each).
+        The callbacks are left out of `to_dict` for the call itself (nothing else runs
+        meanwhile) rather than on a copy: `replace` builds a new Request, ≈ 35 µs."""
+        callback, errback = request.callback, request.errback
+        request.callback = request.errback = None
+        try:
+            as_dict = request.to_dict()
+        finally:
+            request.callback, request.errback = callback, errback
+        as_dict["callback"] = self._method_name(callback)
+        as_dict["errback"] = self._method_name(errback)
         return request.meta["ticket"].encode() + b"\n" + self.serializer.dumps(as_dict)
 
     def _method_name(self, method: object) -> str | None:

@@ -32,7 +32,7 @@ from crawler.cluster.runs import create_run, push_start_urls
 from crawler.items import CrawledPage
 from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
 from crawler.sources import CrawlTarget, adhoc_source, hosts_of, split_list, target_from_source
-from crawler.urls import normalise_url
+from crawler.urls import canonical_or_none, normalise_url
 from models.db import session_factory
 from models.store import finish_run, stored_page_types
 
@@ -245,10 +245,14 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         if depth <= target.max_depth:
             candidates += [(url, PRIORITY_RECORD, depth) for url in records]
             candidates += [(url, PRIORITY_LINK, depth) for url in links]
-        scoped = [(normalise_url(url), p, d) for url, p, d in candidates
-                  if self.in_scope(url, target)]
-        scoped = [(url, p, d) for url, p, d in scoped
-                  if f"{item.run_id}:{url}" not in self._requested]
+        # Most of a page's links (its site's navigation) were requested already: that
+        # set lookup comes first, the scope check (a URL parse) only for the rest.
+        scoped = []
+        for url, priority, url_depth in candidates:
+            canonical = canonical_or_none(url)
+            if (canonical is not None and f"{item.run_id}:{canonical}" not in self._requested
+                    and self.in_scope(url, target)):
+                scoped.append((canonical, priority, url_depth))
         known = await self.known_details({url for url, _, _ in scoped})
         requests = []
         for url, priority, url_depth in scoped:

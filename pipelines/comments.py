@@ -32,6 +32,7 @@ from pipelines.boilerplate import (
     outermost,
 )
 from pipelines.dates import find_date
+from pipelines.page_text import text_of
 from pipelines.results import CommentData
 
 # On " " + lowercased words, as boilerplate._NOISE (a leading separator makes the regex fast).
@@ -90,7 +91,18 @@ MAX_NAME_CHARS = 60
 @lru_cache(maxsize=8192)
 def _section_hint(words: str) -> bool:
     words = words.lower()
-    return bool(_SECTION.search(" " + words)) or any(word in words for word in _SECTION_CJK)
+    return bool(_has_section_stem(words) and _SECTION.search(" " + words)) or (
+        not words.isascii() and any(word in words for word in _SECTION_CJK))
+
+
+def _has_section_stem(words: str) -> bool:
+    """Whether `words` hold one of the stems that every word of _SECTION holds: a string
+    holding none is spared the regex, which tries its words after every separator. Chained
+    tests: a generator over a tuple of the stems cost four times as much."""
+    return ("comment" in words or "respond" in words or "replies" in words
+            or "discussion" in words or "disqus" in words or "pinglun" in words
+            or "huifu" in words or "talk" in words or "feedback" in words
+            or "reactions" in words)
 
 
 def _named_sections(markup: Markup, removed: set) -> list[lxml.html.HtmlElement]:
@@ -129,7 +141,7 @@ def _announced(body: lxml.html.HtmlElement, covered: set,
     """
     found: list = []
     for heading in body.iter(*_HEADING_TAGS):
-        text = " ".join(heading.text_content().split())
+        text = " ".join(text_of(heading).split())
         if len(text) > MAX_NAME_CHARS or not (_HEADING.fullmatch(text) or heading in named):
             continue
         if not any(a in covered for a in heading.iterancestors()):
@@ -192,34 +204,50 @@ def repeated_groups(markup: Markup) -> list[list[lxml.html.HtmlElement]]:
     return found
 
 
-def _items(section: lxml.html.HtmlElement, groups: list[list]) -> list[lxml.html.HtmlElement]:
+def _items(section: lxml.html.HtmlElement, groups: list[list],
+           markup: Markup | None) -> list[lxml.html.HtmlElement]:
     """The comment items of a section: the repeated shape (of the page's `groups`) inside it
-    that carries the most text."""
+    that carries the most text, without furniture and blocks that hold a form field."""
     best, best_chars = [], 0
     inside = set(section.iterdescendants())
     inside -= {e for form in section.iter("form") for e in form.iter()}
-    for members in groups:
-        if members[0] not in inside:
+    for members in groups:  # the tag first: it needs no text
+        if members[0] not in inside or members[0].tag in ("p", "br", "a", "span", "img"):
             continue
-        chars = sum(len(m.text_content().strip()) for m in members)
-        if chars > best_chars and members[0].tag not in ("p", "br", "a", "span", "img"):
+        chars = sum(len(text_of(m).strip()) for m in members)
+        if chars > best_chars:
             best, best_chars = members, chars
     if not best:
         return []
     shape = signature(best[0])
+    fields = _field_holders(section)
     return [e for e in section.iter(shape[0]) if signature(e) == shape
-            and not is_named_noise(e) and not _FORM_FIELDS(e)]
+            and not is_named_noise(e, markup) and e not in fields]
+
+
+def _field_holders(section: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
+    """The elements of `section` (itself included) that have a form field below them: one
+    search of the section instead of one per item (hundreds on a long comment list)."""
+    found: set = set()
+    for field in _FORM_FIELDS(section):
+        for ancestor in field.iterancestors():
+            if ancestor in found:
+                break
+            found.add(ancestor)
+            if ancestor is section:
+                break
+    return found
 
 
 def _comment_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
     """An unnamed comment: a short text, few links, no headline, a date or a cue near its start."""
-    text = member.text_content()
+    text = text_of(member)
     size = len(text.strip())
     if not MIN_UNNAMED_COMMENT_CHARS <= size <= MAX_UNNAMED_COMMENT_CHARS:
         return False
     if member.tag not in _COMMENT_TAGS or next(member.iter("h1", "h2", "h3"), None) is not None:
         return False
-    links = sum(len(a.text_content()) for a in member.iter("a"))
+    links = sum(len(text_of(a)) for a in member.iter("a"))
     head = text[:CUE_CHARS]
     return links < MAX_UNNAMED_LINK_SHARE * size and bool(
         _CUE.search(head) or find_date(head, now))
@@ -231,7 +259,7 @@ def _contiguous(members: list[lxml.html.HtmlElement]) -> bool:
     for sibling in members[0].itersiblings():
         if sibling is members[-1]:
             return True
-        if sibling not in chosen and sibling.text_content().strip():
+        if sibling not in chosen and text_of(sibling).strip():
             return False
     return True
 
@@ -274,7 +302,7 @@ def _outside(item: lxml.html.HtmlElement, nested: set):
 
 
 def _short(element: lxml.html.HtmlElement) -> bool:
-    return len(element.text_content().strip()) <= MAX_NAME_CHARS
+    return len(text_of(element).strip()) <= MAX_NAME_CHARS
 
 
 @lru_cache(maxsize=8192)
@@ -308,7 +336,7 @@ def _author(item: lxml.html.HtmlElement, hints: list[tuple]) -> lxml.html.HtmlEl
 
 
 def _name_like(element: lxml.html.HtmlElement) -> bool:
-    text = element.text_content().strip()
+    text = text_of(element).strip()
     return 0 < len(text) <= MAX_NAME_CHARS // 2 and not any(c.isdigit() for c in text[:1]) \
         and not _CUE.fullmatch(text)
 
@@ -318,11 +346,11 @@ def _time(item: lxml.html.HtmlElement, hints: list[tuple], now: datetime):
     for element in [*item.iter("time"), _first(hints, TIME)]:
         if element is None:
             continue
-        for text in (element.get("datetime"), element.get("title"), element.text_content()):
+        for text in (element.get("datetime"), element.get("title"), text_of(element)):
             found = find_date(text or "", now)
             if found:
                 return element, found[0], found[1]
-    found = find_date(item.text_content()[:200], now)  # an unnamed date line near the top
+    found = find_date(text_of(item)[:200], now)  # an unnamed date line near the top
     return (None, found[0], found[1]) if found else (None, None, None)
 
 
@@ -348,7 +376,7 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
     text = render.to_text([item], drop)
     if len(text) < MIN_COMMENT_CHARS:
         return None
-    name = " ".join(author.text_content().split()) if author is not None else None
+    name = " ".join(text_of(author).split()) if author is not None else None
     return CommentData(text=text, author=name or None, published_at=when, published_raw=raw)
 
 
@@ -363,7 +391,7 @@ def parse_section(
     """
     if _NOT_SECTION.search(hint_words(section)) or section.tag in ("h1", *_HEADING_TAGS):
         return []
-    items = _items(section, groups)
+    items = _items(section, groups, markup)
     if not items:
         return _single(section, now, markup)
     nested = _nested(items)
@@ -386,18 +414,17 @@ def _single(section: lxml.html.HtmlElement, now: datetime,
             markup: Markup | None) -> list[CommentData]:
     """A section without repeated items: one comment, its headings and reply form left out."""
     drop = {e for e in section.iterdescendants("form", "h1", *_HEADING_TAGS, "textarea")}
-    drop |= {e for e in section.iterdescendants() if isinstance(e.tag, str)
-             and is_named_noise(e)}
+    drop |= {e for e in section.iterdescendants(etree.Element) if is_named_noise(e, markup)}
     comment = parse_item(section, drop, now, markup)
     return [comment] if comment and len(comment.text) >= MIN_SINGLE_CHARS else []
 
 
 def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
     """A forum post: enough text, mostly not links, and a date near its start."""
-    text = member.text_content()
+    text = text_of(member)
     if len(text.strip()) < MIN_POST_CHARS:
         return False
-    links = sum(len(a.text_content()) for a in member.iter("a"))
+    links = sum(len(text_of(a)) for a in member.iter("a"))
     return links < MAX_POST_LINK_SHARE * len(text) and find_date(text[:300], now) is not None
 
 
@@ -408,9 +435,9 @@ def find_posts(
 
     `groups` are the page's `repeated_groups`.
     """
-    wanted = MIN_THREAD_SHARE * len(body.text_content())
+    wanted = MIN_THREAD_SHARE * len(text_of(body))
     candidates = _big_enough(groups, wanted)
-    sized = sorted(((sum(len(m.text_content()) for m in g), g) for g in candidates),
+    sized = sorted(((sum(len(text_of(m)) for m in g), g) for g in candidates),
                    key=lambda pair: -pair[0])
     for chars, members in sized[:MAX_POST_GROUPS]:
         if members[0].tag in _NOT_POSTS:
@@ -428,7 +455,7 @@ def _big_enough(groups: list[list], wanted: float) -> list[list]:
     for members in groups:
         parent = members[0].getparent()
         if parent not in sizes:
-            sizes[parent] = len(parent.text_content())
+            sizes[parent] = len(text_of(parent))
         if sizes[parent] >= wanted:
             found.append(members)
     return found

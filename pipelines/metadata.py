@@ -300,7 +300,7 @@ def page_blocks(markup: Markup, removed: Collection, title: str | None = None) -
     BLOCKS_BEFORE_TITLE before it and BLOCKS_AFTER_TITLE after it, else the first
     BLOCKS_AFTER_TITLE of the page. Menus and teaser lists far from the headline carry other
     articles' names and dates."""
-    named = _byline_hints({row[4] for row in markup.rows})
+    named = _byline_hints(set(markup.named))  # every row's non-empty class/id words
     rows, shut = _rows(markup, removed, named)
     at = _headline_at(rows, title)
     start = 0 if at is None else max(0, at - BLOCKS_BEFORE_TITLE)

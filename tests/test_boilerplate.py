@@ -6,6 +6,7 @@ from pipelines.boilerplate import (
     Coverage,
     find_noise,
     hint_words,
+    is_named_noise,
     named_rows,
     outermost,
     read_markup,
@@ -118,3 +119,13 @@ def test_named_rows_ask_each_class_string_once_and_keep_document_order() -> None
     assert asked == ["menu "]
     assert [row[2] for row in rows] == ["div", "p"]
     assert [e.tag for e in markup.authors] == ["span"]
+
+
+def test_named_noise_reads_the_same_off_the_table_as_off_the_element() -> None:
+    body = lxml.html.document_fromstring(
+        '<html><body><div role="navigation"><p>a</p></div><div class="shareBar">b</div>'
+        '<div id="main-story" class="x">c</div></body></html>').find("body")
+    markup = read_markup(body)
+    elements = list(body.iter())
+    assert [is_named_noise(e) for e in elements] == [is_named_noise(e, markup) for e in elements]
+    assert [is_named_noise(e, markup) for e in elements] == [False, True, False, True, False]

@@ -6,7 +6,13 @@ import lxml.html
 
 from pipelines.article import extract_article
 from pipelines.boilerplate import read_markup
-from pipelines.comments import parse_item
+from pipelines.comments import (
+    _field_holders,
+    _has_section_stem,
+    _items,
+    _section_hint,
+    parse_item,
+)
 from pipelines.document import load_document
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
@@ -121,3 +127,22 @@ def test_a_declared_author_is_found_with_and_without_the_markup_table() -> None:
     with_table = parse_item(item, set(), NOW, read_markup(body))
     assert alone == with_table and alone.author == "Wang Fang"
     assert alone.text.startswith("This plan")
+
+
+def test_items_holding_a_form_field_are_left_out_of_a_comment_list() -> None:
+    section = lxml.html.fragment_fromstring(
+        '<ol class="comments"><li class="c"><p>A first reader writes a comment here.</p></li>'
+        '<li class="c"><p>A second reader writes another one.</p></li>'
+        '<li class="c"><form><textarea name="comment"></textarea></form></li>'
+        '<li class="c"><div><input type="email" name="mail"></div></li></ol>')
+    holders = _field_holders(section)
+    items = section.findall("li")
+    assert holders == {section, items[2], items[3], items[2][0], items[3][0]}
+    assert _items(section, [items], None) == items[:2]
+
+
+def test_section_words_are_whole_words_and_strings_without_a_stem_skip_the_pattern() -> None:
+    assert _section_hint("post-Comments list") and _section_hint("commentXlist")
+    assert _section_hint("talk2") and _section_hint("评论区")
+    assert not _section_hint("commentary") and not _section_hint("feedbacks")
+    assert not _has_section_stem("story-body related") and _has_section_stem("replies")

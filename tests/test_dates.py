@@ -1,10 +1,10 @@
 """Date forms as Chinese and Western pages write them."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from pipelines.dates import find_date, parse_date
+from pipelines.dates import _may_be_rfc2822, find_date, parse_date
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
 
@@ -98,3 +98,11 @@ def test_text_without_digits_reads_only_relative_words() -> None:
 def test_italian_month_names() -> None:
     assert find_date("Notizia del 14 Gennaio 2020", NOW)[0] == datetime(2020, 1, 14)
     assert find_date("3 dicembre 2021", NOW)[0] == datetime(2021, 12, 3)
+
+
+def test_email_dates_are_read_and_only_texts_with_a_month_name_are_tried_as_such() -> None:
+    assert parse_date("Wed, 10 May 2023 08:15:00 +0200", NOW) == datetime(
+        2023, 5, 10, 8, 15, tzinfo=timezone(timedelta(hours=2)))
+    assert parse_date("10 MAY 2023 08:15 GMT", NOW) == datetime(2023, 5, 10, 8, 15, tzinfo=UTC)
+    assert _may_be_rfc2822("Wed, 10 Dec 2023 08:15:00") and _may_be_rfc2822("10 SEP 2023")
+    assert not _may_be_rfc2822("2023-05-10 08:15:00 +0200")

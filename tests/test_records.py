@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime
+from dataclasses import asdict
+from datetime import UTC, datetime
 
 import lxml.html
 
@@ -11,6 +12,7 @@ from pipelines.document import load_document
 from pipelines.records import mine_records
 from pipelines.records.tree_match import TreeMatcher
 from pipelines.records.tree_stats import annotate
+from pipelines.results import RecordData, record_json
 
 NOW = datetime(2023, 6, 1, 12, 0)
 
@@ -131,3 +133,13 @@ def test_simple_tree_matching_counts_aligned_nodes() -> None:
     matcher = TreeMatcher(annotate(root))
     assert matcher.stm(first, second) == 3  # ul, li, a
     assert matcher.stm(first, first) == 5
+
+
+def test_a_record_s_json_holds_every_field_with_the_date_in_iso_form() -> None:
+    """record_json is written field by field (for speed): it must not drop a field."""
+    record = RecordData(title="标题", url="https://a.cn/1.html",
+                        date=datetime(2026, 11, 21, 8, 30, tzinfo=UTC), date_raw="11-21 08:30",
+                        snippet="摘要", extra={"作者": "张三"})
+    expected = {**asdict(record), "date": "2026-11-21T08:30:00+00:00"}
+    assert record_json(record) == expected
+    assert record_json(record)["extra"] is not record.extra  # a copy, as asdict made

@@ -29,6 +29,7 @@ import numpy as np
 from lxml.html import document_fromstring
 from sklearn.model_selection import StratifiedGroupKFold
 
+from bench.articles import SETS as ARTICLE_SETS
 from pipelines.document import Document, load_document
 from pipelines.pagetype import classify_page
 from pipelines.pagetype.features import extract_features
@@ -39,8 +40,6 @@ from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pagetype"
-# The article benchmark sets (bench.articles), every page an article: id → {url?…}, html/id.html.
-ARTICLE_SETS = ("article-bench", "dragnet-dev", "metadata-dev")
 DEMO_ORIGIN = "http://127.0.0.1:8000"
 TIMING_REPEATS = 5
 NAMED = ("gne__listpage_163_1.html", "gne__listpage_163_2.html")  # 163.com lists, once news
@@ -302,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     pages = load_pages(args.labels, args.html)
     params = PageTypeParams(min_confidence=args.min_confidence)
     truth = [p.page_type for p in pages]
-    trained = trained_article_sets(args.model) if args.articles is None else args.articles
+    model_sets = trained_article_sets(args.model)  # what the model file learnt from
+    trained = model_sets if args.articles is None else args.articles
     articles = article_sets(trained)
     runs = {seed: cross_validate(pages, params, args.folds, seed, args.rfe, articles)
             for seed in args.seeds}
@@ -322,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_timing:
         timing(pages, model, args.html)
     demo_report(model, params)
-    article_route_report(model, params, trained_article_sets(args.model))
+    article_route_report(model, params, model_sets)
     return 0
 
 

@@ -50,6 +50,10 @@ LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
 LOG_FORMATTER = "crawler.logformatter.PageLogFormatter"
 # Scrapy's stats collector minus its per-access deprecation shim (≈ 1 % of a worker's CPU).
 STATS_CLASS = "crawler.stats.StatsCollector"
+# Start-up objects out of the garbage collector's sight once the crawl runs, and young
+# collections every GC_YOUNG_THRESHOLD allocations (Python's default: 700); see gc_freeze.
+EXTENSIONS = {"crawler.gc_freeze.FreezeStartupObjects": 0}
+GC_YOUNG_THRESHOLD = 10_000
 
 ITEM_PIPELINES = {
     "pipelines.scrapy_stages.DecodeStage": 100,

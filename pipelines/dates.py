@@ -38,7 +38,26 @@ _MONTHS = {
     )
     for name in names
 }
-_MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
+
+
+def _alternation(words: list[str]) -> str:
+    """`words` as one regex alternation that tries them in the given order, factored by their
+    first characters: under re.I sre tests every branch of a flat alternation in full, and the
+    flat list of month names cost nearly half of find_date. Words with different first characters
+    never both match, so only the order within one first character counts, and it is kept."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        groups.setdefault(word[:1], []).append(word[1:])
+    branches = [re.escape(first) + (f"(?:{_alternation(rest)})" if rest != [""] else "")
+                for first, rest in groups.items() if first]
+    return "|".join(branches + ([""] if "" in groups else []))
+
+
+# Longest first, so that "march" is tried before "mar"; a lookahead on the first letters
+# spares the alternation every position that starts no month name.
+_MONTH_WORD = "(?=[{}])(?:{})".format(
+    re.escape("".join(sorted({name[0] for name in _MONTHS}))),
+    _alternation(sorted(_MONTHS, key=len, reverse=True)))
 _TIME = (r"(?:[T\s]*(?P<H>\d{1,2})(?:[:：时]|點|点)(?P<M>\d{1,2})"
          r"(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?")
 _ZONE = r"\s*(?P<Z>Z|[+-]\d{2}:?\d{2}|UTC|GMT)?"
@@ -77,6 +96,9 @@ _SLASHED = re.compile(
     r"(?P<a2>\d{2})/(?P<b2>\d{2})/(?P<y3>\d{2}))(?![\d/])"
     r"(?:,?\s+(?P<H>\d{1,2}):(?P<M>\d{2})\s*(?P<ap>[ap]\.?m\.?)?)?", re.I
 )
+# The absolute patterns in the order they are tried, each with a string it cannot match
+# without ("" where none is cheap to name).
+_ABSOLUTE = ((_FULL, ""), (_EN_MDY, ""), (_EN_DMY, ""), (_DMY, "."), (_SLASHED, "/"))
 _DIGIT = re.compile(r"\d")  # as the patterns read digits: any script's
 # What every month name that an RFC 2822 date may write (email.utils) starts with.
 _MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
@@ -89,6 +111,8 @@ _RELATIVE = re.compile(
     re.I,
 )
 _DAY_WORD = re.compile(r"(?P<w>刚刚|今天|昨天|前天|just now|today|yesterday)" + _TIME, re.I)
+# What every English relative form holds (the Chinese ones hold 前, 天 or 刚).
+_RELATIVE_WORDS = ("ago", "today", "yesterday", "just now")
 _UNIT_SECONDS = {
     "秒": 1, "second": 1, "sec": 1, "分钟": 60, "minute": 60, "min": 60,
     "小时": 3600, "个小时": 3600, "hour": 3600, "hr": 3600, "天": 86400, "day": 86400,
@@ -142,7 +166,19 @@ def _absolute(groups: dict[str, str | None], now: datetime, day_first: bool) -> 
     return _build(int(groups["y"]), month, int(groups["d"]), groups)
 
 
+def _may_be_relative(text: str) -> bool:
+    """Whether _RELATIVE or _DAY_WORD could match: each needs one of a few words, which
+    substring tests find in a fraction of one search's cost (casefold() maps every character
+    that re.I matches to one of their letters, "ſ" to "s" included)."""
+    if "前" in text or "天" in text or "刚" in text:
+        return True
+    folded = text.casefold()
+    return any(word in folded for word in _RELATIVE_WORDS)
+
+
 def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
+    if not _may_be_relative(text):
+        return None
     match = _RELATIVE.search(text)
     if match:
         count = _COUNT_WORDS.get(match["n"]) or float(match["n"])
@@ -182,12 +218,15 @@ def find_date(text: str, now: datetime | None = None,
             return parsedate_to_datetime(text.strip()), text.strip()
         except (TypeError, ValueError, IndexError):
             pass
-    for pattern in (_FULL, _EN_MDY, _EN_DMY, _DMY, _SLASHED):
+    for pattern, needed in _ABSOLUTE:
+        if needed not in text:  # a substring test spares a search through the whole text
+            continue
         for match in pattern.finditer(text):
             built = _absolute(match.groupdict(), now, day_first)
             if built:
                 return built, match.group(0).strip()
-    for match in _SHORT.finditer(text):
+    short = "-" in text or "/" in text or "月" in text  # what _SHORT needs between m and d
+    for match in _SHORT.finditer(text) if short else ():
         built = _build(now.year, int(match["m"]), int(match["d"]), match.groupdict())
         if built:
             if built.replace(tzinfo=None) > now.replace(tzinfo=None) + timedelta(days=1):

@@ -67,11 +67,16 @@ def count_punctuation(text: str | None) -> int:
 
 def _add_text(node: NodeStats, text: str, punctuation: bool) -> None:
     """Count one visible text chunk (an element's text or a counted child's tail) as `node`'s
-    own. Callers skip empty and blank chunks (most tails are a line break and indentation),
-    which saves the call."""
-    node.own_chars += len("".join(text.split()))  # what a reader sees, spaces not counted
+    own, and into its subtree sums at once (its children's are added later). Callers skip
+    empty and blank chunks (most tails are a line break and indentation), which saves the
+    call."""
+    chars = len("".join(text.split()))  # what a reader sees, spaces not counted
+    node.own_chars += chars
+    node.chars += chars
     if punctuation:
-        node.own_punct += count_punctuation(text)
+        punct = count_punctuation(text)
+        node.own_punct += punct
+        node.punct += punct
 
 
 def _preorder(
@@ -117,8 +122,10 @@ def count(
     the route's time, and only the punctuation density reads it.
     """
     stats, links = _preorder(markup or read_markup(body), set(exclude), punctuation)
-    for tag, node, up in reversed(links):
-        _close(tag, node)
+    for tag, node, up in reversed(links):  # every child before its parent
+        if tag == "a":  # _close inlined: with own text summed in _preorder, 3 % of extract
+            node.link_chars = node.chars
+            node.link_tags += 1
         up.chars += node.chars
         up.link_chars += node.link_chars
         up.tags += node.tags + 1
@@ -129,9 +136,7 @@ def count(
 
 
 def _close(tag: str, node: NodeStats) -> None:
-    """Add a node's own text to its subtree sums, once all its children are in."""
-    node.chars += node.own_chars
-    node.punct += node.own_punct
+    """A link's text is all link text, and the link a link tag: once all its children are in."""
     if tag == "a":
         node.link_chars = node.chars
         node.link_tags += 1

@@ -65,7 +65,7 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     markup = boilerplate.read_markup(doc.body)
     removed = set(exclude)
     groups = comments.repeated_groups(markup)
-    posts = comments.find_posts(doc.body, doc.fetched_at, groups)  # forum: 1st post is the body
+    posts = comments.find_posts(markup, doc.fetched_at, groups)  # forum: 1st post is the body
     replies = posts[1:]
     removed |= set(replies)
     sections = comments.find_sections(markup, removed | set(posts[:1]), doc.fetched_at, groups)

@@ -428,15 +428,13 @@ def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
     return links < MAX_POST_LINK_SHARE * len(text) and find_date(text[:300], now) is not None
 
 
-def find_posts(
-    body: lxml.html.HtmlElement, now: datetime, groups: list[list]
-) -> list[lxml.html.HtmlElement]:
+def find_posts(markup: Markup, now: datetime, groups: list[list]) -> list[lxml.html.HtmlElement]:
     """The posts of a forum thread: repeated dated blocks holding most of the page's text.
 
-    `groups` are the page's `repeated_groups`.
+    `groups` are the page's `repeated_groups(markup)`.
     """
-    wanted = MIN_THREAD_SHARE * len(text_of(body))
-    candidates = _big_enough(groups, wanted)
+    wanted = MIN_THREAD_SHARE * len(text_of(markup.body))
+    candidates = _big_enough(markup, groups, wanted)
     sized = sorted(((sum(len(text_of(m)) for m in g), g) for g in candidates),
                    key=lambda pair: -pair[0])
     for chars, members in sized[:MAX_POST_GROUPS]:
@@ -447,15 +445,19 @@ def find_posts(
     return []
 
 
-def _big_enough(groups: list[list], wanted: float) -> list[list]:
+def _big_enough(markup: Markup, groups: list[list], wanted: float) -> list[list]:
     """The groups whose parent holds at least `wanted` characters: the others can neither be
-    the thread nor outrank it, and measuring one parent is cheaper than all its members."""
-    sizes: dict = {}
-    found = []
-    for members in groups:
-        parent = members[0].getparent()
-        if parent not in sizes:
-            sizes[parent] = len(text_of(parent))
-        if sizes[parent] >= wanted:
-            found.append(members)
-    return found
+    the thread nor outrank it, and measuring one parent is cheaper than all its members.
+
+    Parents are measured deepest first (backwards in document order): an element holds all
+    the text of its descendants, so once one parent is big enough its ancestors are too,
+    unmeasured; the big ancestors (the page's wrappers) were the dearest to serialise.
+    <body> holds its own text, twice `wanted`.
+    """
+    parents = {members[0].getparent() for members in groups}
+    big = {markup.body}
+    for parent in sorted(parents - big, key=markup.position, reverse=True):
+        if parent not in big and len(text_of(parent)) >= wanted:
+            big.add(parent)
+            big.update(parent.iterancestors())
+    return [members for members in groups if members[0].getparent() in big]

@@ -19,6 +19,8 @@ from operator import itemgetter
 import lxml.html
 from lxml import etree
 
+from pipelines.page_text import by_first_letter
+
 # Semantic tags that never hold the article body.
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "form", "menu", "dialog", "figcaption"})
 # Class/id words of page furniture (matched as whole tokens, split on - _ and case changes).
@@ -34,20 +36,11 @@ _NOISE_WORDS = (
 )
 
 
-def _by_first_letter(words: Iterable[str]) -> str:
-    """An alternation of `words` grouped by their first letter: the regex engine then tries
-    one branch per letter at each separator instead of every word."""
-    groups: dict[str, list[str]] = {}
-    for word in words:
-        groups.setdefault(word[0], []).append(word[1:])
-    return "|".join(f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items())
-
-
 # Matched against " " + lowercased words (re.I makes it three times slower): a pattern that
 # starts with a separator lets the regex engine skip to the separators instead of trying
 # every word at every position; with the words grouped, this busiest regex of the page
 # takes half the instructions of a plain (?:^|[\s_\-])(?:nav|navbar|…).
-_NOISE = re.compile(rf"[\s_\-](?:{_by_first_letter(_NOISE_WORDS)})(?=$|[\s_\-\d])")
+_NOISE = re.compile(rf"[\s_\-](?:{by_first_letter(_NOISE_WORDS)})(?=$|[\s_\-\d])")
 # Words of article containers: "l-sidebar-fixed l-article-body" wraps the body, not a sidebar.
 _CONTENT = re.compile(r"article|body|content|main|entry|story|text|post|detail|zhengwen")
 # Tags that hold the article by definition; class words never make them noise.

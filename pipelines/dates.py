@@ -14,6 +14,8 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
+from pipelines.page_text import by_first_letter
+
 _MONTHS = {
     name: number
     for number, names in enumerate(
@@ -40,24 +42,11 @@ _MONTHS = {
 }
 
 
-def _alternation(words: list[str]) -> str:
-    """`words` as one regex alternation that tries them in the given order, factored by their
-    first characters: under re.I sre tests every branch of a flat alternation in full, and the
-    flat list of month names cost nearly half of find_date. Words with different first characters
-    never both match, so only the order within one first character counts, and it is kept."""
-    groups: dict[str, list[str]] = {}
-    for word in words:
-        groups.setdefault(word[:1], []).append(word[1:])
-    branches = [re.escape(first) + (f"(?:{_alternation(rest)})" if rest != [""] else "")
-                for first, rest in groups.items() if first]
-    return "|".join(branches + ([""] if "" in groups else []))
-
-
 # Longest first, so that "march" is tried before "mar"; a lookahead on the first letters
 # spares the alternation every position that starts no month name.
 _MONTH_WORD = "(?=[{}])(?:{})".format(
     re.escape("".join(sorted({name[0] for name in _MONTHS}))),
-    _alternation(sorted(_MONTHS, key=len, reverse=True)))
+    by_first_letter(sorted(_MONTHS, key=len, reverse=True)))
 _TIME = (r"(?:[T\s]*(?P<H>\d{1,2})(?:[:：时]|點|点)(?P<M>\d{1,2})"
          r"(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?")
 _ZONE = r"\s*(?P<Z>Z|[+-]\d{2}:?\d{2}|UTC|GMT)?"

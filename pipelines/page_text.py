@@ -4,7 +4,7 @@ strings are folded and tested again and again on a page, so the helpers are cach
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 import lxml.html
@@ -21,6 +21,16 @@ def text_of(element: lxml.html.HtmlElement) -> str:
     if not len(element):
         return element.text or ""
     return etree.tostring(element, method="text", encoding=str, with_tail=False)
+
+
+def by_first_letter(words: Iterable[str]) -> str:
+    """A regex alternation of `words` (each starting with a literal letter) grouped by that
+    letter, their order kept within a group: the regex engine then tries one branch per
+    letter at each position instead of every word (with re.I, every word in full)."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        groups.setdefault(word[0], []).append(word[1:])
+    return "|".join(f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items())
 
 
 def clean(text: str | None) -> str | None:

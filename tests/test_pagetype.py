@@ -13,7 +13,7 @@ from pipelines.pagetype import SiteRule, classify_page
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, load_model
 from pipelines.pagetype.page_features import PageScan, page_features, weight
 from pipelines.pagetype.rules import match_rule
-from pipelines.pagetype.train import ARTICLE, fit_model, site_of
+from pipelines.pagetype.train import ARTICLE, DECLARATIONS, fit_model, site_of, trained
 from pipelines.pagetype.train import main as train_main
 from pipelines.params import PageTypeParams
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES
@@ -120,6 +120,13 @@ def test_a_page_declaring_its_publication_stays_an_article() -> None:
     assert classify_page(_doc(LIST, "https://www.example.cn/guonei/")).page_type == "list"
 
 
+def test_the_classifier_does_not_learn_from_publication_declarations() -> None:
+    """The declared-publication rule decides pages that declare one; trained on the
+    declaration, the classifier read its absence as "no article" on other sites."""
+    assert not any(map(trained, DECLARATIONS))
+    assert DECLARATIONS.isdisjoint(load_model().features)  # the rule still reads one
+
+
 @pytest.mark.parametrize(("ranked", "expected"), [
     ([("news", 0.40), ("list", 0.35), ("other", 0.25)], "news"),  # the likelier reading
     ([("other", 0.40), ("list", 0.35), ("news", 0.25)], "list"),  # crawl safety
@@ -168,6 +175,10 @@ def test_meta_features_read_what_head_meta_says() -> None:
     assert article["meta_modified"] == article["meta_og_website"] == 0.0
     bare = page_features(_doc(NEWS, None).tree)
     assert not any(value for name, value in bare.items() if name.startswith("meta_"))
+    assert "meta_og_article" not in bare  # no og:type: no evidence, not "not an article"
+    website = page_features(_doc(f"<html>{head.replace('article', 'website', 1)}<body></body>"
+                                 "</html>", None).tree)
+    assert (website["meta_og_article"], website["meta_og_website"]) == (0.0, 1.0)
 
 
 def test_weight_ignores_all_whitespace_kinds() -> None:

@@ -20,7 +20,8 @@ FALLBACK_TYPE = "other"
 # A <head> that declares a publication date (article:published_time, pubdate, …) belongs to
 # an article: on the labelled pages 37 of 83 news and blog pages declare one and none of the
 # 89 lists, forum threads and others. Such a page never leaves the article route: article
-# pages with heavy navigation were read as lists on other sites (docs/BENCHMARKS.md).
+# pages with heavy navigation were read as lists on other sites (docs/BENCHMARKS.md). The
+# classifier routes only pages that declare none, so it is not trained on it (train.DECLARATIONS).
 DECLARES_PUBLICATION = "meta_published"
 
 

@@ -74,7 +74,8 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     found = density.extract(doc.body, removed, params, markup)
     removed |= found.dropped
     text = render.to_text(found.content, removed)
-    meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup)
+    meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
+                            found.stats)
     return ArticleData(
         title=meta.title, author=meta.author, source=meta.source,
         published_at=meta.published_at, published_raw=meta.published_raw,

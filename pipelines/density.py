@@ -32,7 +32,7 @@ _BLOCKS = ("p", "div", "li", "ul", "ol", "dl", "dd", "dt", "section", "table", "
 # Tags whose content a reader never sees as page text; their subtrees count as absent.
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class NodeStats:
     """Counters for one element, its whole subtree included."""
 
@@ -49,6 +49,16 @@ class NodeStats:
     children: list[lxml.html.HtmlElement] = field(default_factory=list)
     best: lxml.html.HtmlElement | None = None  # node of largest DensitySum in the subtree
     best_sum: float = 0.0  # its DensitySum
+
+    def __init__(self, in_link: bool = False) -> None:
+        """Zero counters. Written out: the generated __init__, which takes every field as a
+        keyword, cost 0.15 M instructions a page more (it runs for every element)."""
+        self.chars = self.link_chars = self.tags = self.link_tags = self.punct = 0
+        self.own_chars = self.own_punct = 0
+        self.in_link = in_link
+        self.density = self.density_sum = self.best_sum = 0.0
+        self.children = []
+        self.best = None
 
 
 @dataclass
@@ -91,7 +101,7 @@ def _preorder(
     asking lxml for them again cost a sixth of this pass.
     """
     body = markup.body
-    root = NodeStats(in_link=body.tag == "a")
+    root = NodeStats(body.tag == "a")
     if body.text and not body.text.isspace():
         _add_text(root, body.text, punctuation)
     found = {body: root}
@@ -100,7 +110,7 @@ def _preorder(
         up = found.get(parent)
         if up is None or tag in NOT_PAGE_TEXT or element in exclude:
             continue
-        node = NodeStats(in_link=up.in_link or tag == "a")
+        node = NodeStats(up.in_link or tag == "a")
         text, tail = element.text, element.tail
         if text and not text.isspace():
             _add_text(node, text, punctuation)
@@ -137,12 +147,18 @@ def count(
     return stats
 
 
-def text_density(node: NodeStats, body: NodeStats) -> float:
+def link_share(body: NodeStats) -> float:
+    """The page's share of link characters, which the composite density weighs every node by:
+    computed once per page, not once per node."""
+    return body.link_chars / (body.chars if body.chars > 1 else 1)
+
+
+def text_density(node: NodeStats, body_link_share: float) -> float:
     """CETD text density: characters per tag."""
     return node.chars / max(node.tags, 1)
 
 
-def composite_density(node: NodeStats, body: NodeStats) -> float:
+def composite_density(node: NodeStats, body_link_share: float) -> float:
     """CETD composite text density: text density discounted by link characters and link tags.
 
     Floors are written as conditionals, not max(): this runs for every node and text leaf.
@@ -155,19 +171,18 @@ def composite_density(node: NodeStats, body: NodeStats) -> float:
     non_link = chars - link_chars if chars - link_chars > 1 else 1
     ratio = (chars / (link_chars if link_chars > 1 else 1)) * (
         tags / (link_tags if link_tags > 1 else 1))
-    body_link_share = body.link_chars / (body.chars if body.chars > 1 else 1)
     # The log base is ln(x + e); x is floored at 1 so that link-free pages keep a base above 1.
     spread = chars / non_link * link_chars + body_link_share * chars
     base = math.log((spread if spread > 1.0 else 1.0) + math.e)
     return chars / tags * math.log(ratio if ratio > 1e-9 else 1e-9) / math.log(base)
 
 
-def punctuation_density(node: NodeStats, body: NodeStats) -> float:
+def punctuation_density(node: NodeStats, body_link_share: float) -> float:
     """S4 point density: punctuation marks per node (N = 0 counts as 1)."""
     return node.punct / max(node.tags, 1)
 
 
-DENSITIES: dict[str, Callable[[NodeStats, NodeStats], float]] = {
+DENSITIES: dict[str, Callable[[NodeStats, float], float]] = {
     "text": text_density,
     "composite": composite_density,
     "punctuation": punctuation_density,
@@ -182,13 +197,16 @@ def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> N
     itself, then to the earliest child, as a forward search would give.
     """
     main, tie = DENSITIES[params.density], DENSITIES.get(params.tie_break or "")
-    body_stats = stats[body]
+    share = link_share(stats[body])
     leaf = NodeStats()  # the DOM's text nodes are children too (text<br>text… bodies)
+    # A text leaf's density depends only on these counts, and a page repeats them (half of
+    # its leaves): one computation per distinct leaf saved 0.26 M instructions per page (callgrind).
+    leaves: dict[tuple[int, int, bool], float] = {}
     for element, node in reversed(stats.items()):
         # every density is 0 without text; a third of the nodes need no call
-        node.density = main(node, body_stats) if node.chars else 0.0
+        node.density = main(node, share) if node.chars else 0.0
         if tie is not None and node.chars:
-            node.density += params.tie_break_weight * tie(node, body_stats)
+            node.density += params.tie_break_weight * tie(node, share)
         total = 0.0
         best, best_sum = element, -math.inf
         for child in node.children:
@@ -197,10 +215,14 @@ def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> N
             if below.best_sum > best_sum:
                 best, best_sum = below.best, below.best_sum
         if node.own_chars:
-            leaf.chars, leaf.punct = node.own_chars, node.own_punct
-            leaf.link_chars = node.own_chars if node.in_link else 0
-            leaf.link_tags = int(node.in_link)
-            total += main(leaf, body_stats)
+            key = (node.own_chars, node.own_punct, node.in_link)
+            value = leaves.get(key)
+            if value is None:
+                leaf.chars, leaf.punct = node.own_chars, node.own_punct
+                leaf.link_chars = node.own_chars if node.in_link else 0
+                leaf.link_tags = int(node.in_link)
+                value = leaves[key] = main(leaf, share)
+            total += value
         node.density_sum = total
         if total >= best_sum:
             best, best_sum = element, total

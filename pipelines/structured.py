@@ -167,8 +167,10 @@ def _microdata(props: list[lxml.html.HtmlElement], prop: str) -> str | None:
 
 
 # The owners of the attributes: libxml2 finds attributes far faster than it tests every
-# element with a predicate (and faster still than string comparisons).
-_PROPS = etree.XPath("(//@itemprop|//@property)/..")
+# element with a predicate (and faster still than string comparisons). Stepping over the
+# elements (descendant-or-self::*), not every node as // does (text nodes too), cost a
+# quarter less: 0.58 against 0.78 M instructions a page.
+_PROPS = etree.XPath("(descendant-or-self::*/@itemprop | descendant-or-self::*/@property)/..")
 
 
 def from_meta(tree: lxml.html.HtmlElement, metas: list[lxml.html.HtmlElement],

@@ -3,7 +3,9 @@
 import lxml.html
 
 from pipelines.boilerplate import (
+    _NOISE,
     Coverage,
+    Markup,
     find_noise,
     hint_words,
     is_named_noise,
@@ -109,14 +111,12 @@ def test_the_table_answers_hint_words_under_body_and_reads_them_elsewhere() -> N
     assert markup.words(body) == "page "  # <body> is not a row: read from the element
 
 
-def test_named_rows_ask_each_class_string_once_and_keep_document_order() -> None:
+def test_named_rows_keep_document_order_and_leave_out_tags() -> None:
     body = lxml.html.document_fromstring(
         '<html><body><div class="menu"><p class="menu">a</p></div><main class="menu">b</main>'
         '<span itemprop="author">c</span></body></html>').find("body")
     markup = read_markup(body)
-    asked = []
-    rows = named_rows(markup, lambda words: asked.append(words) or True, ("main",))
-    assert asked == ["menu "]
+    rows = named_rows(markup, ["menu "], ("main",))
     assert [row[2] for row in rows] == ["div", "p"]
     assert [e.tag for e in markup.authors] == ["span"]
 
@@ -129,3 +129,15 @@ def test_named_noise_reads_the_same_off_the_table_as_off_the_element() -> None:
     elements = list(body.iter())
     assert [is_named_noise(e) for e in elements] == [is_named_noise(e, markup) for e in elements]
     assert [is_named_noise(e, markup) for e in elements] == [False, True, False, True, False]
+
+
+def test_names_where_answers_as_one_search_per_name() -> None:
+    """The joined search finds exactly the names a search of " " + each name finds: no
+    match runs from one name into the next, and each is reported once, in page order."""
+    names = ["xnav", "a nav", "nav-x", "adx", "slot", "top-ad-slot", "İnav Nav", "menu2",
+             "sub\nmenu", "", " ", "NAVBAR", "ad", "sidebar\n", "x\tfooter y"]
+    body = lxml.html.document_fromstring("<html><body></body></html>").find("body")
+    markup = Markup(body, [], named={name: [] for name in names})
+    expected = [name for name in names if _NOISE.search(" " + name.lower())]
+    assert markup.names_where(_NOISE) == expected
+    assert "adx" not in expected and "top-ad-slot" in expected

@@ -6,13 +6,13 @@ from datetime import UTC, datetime
 import lxml.html
 
 from pipelines.article import extract_article
-from pipelines.boilerplate import read_markup
+from pipelines.boilerplate import Markup, read_markup
 from pipelines.comments import (
     _SECTION,
     _field_holders,
     _has_section_stem,
     _items,
-    _section_hint,
+    _section_names,
     parse_item,
 )
 from pipelines.document import load_document
@@ -143,10 +143,18 @@ def test_items_holding_a_form_field_are_left_out_of_a_comment_list() -> None:
     assert _items(section, [items], None) == items[:2]
 
 
+def _section_names_of(*names: str) -> set[str]:
+    """_section_names of a page whose class/id words strings are `names`."""
+    body = lxml.html.document_fromstring("<html><body></body></html>").find("body")
+    return _section_names(Markup(body, [], named={name: [] for name in names}))
+
+
 def test_section_words_are_whole_words_and_strings_without_a_stem_skip_the_pattern() -> None:
-    assert _section_hint("post-Comments list") and _section_hint("commentXlist")
-    assert _section_hint("talk2") and _section_hint("评论区")
-    assert not _section_hint("commentary") and not _section_hint("feedbacks")
+    named = ("post-Comments list", "commentary", "commentXlist", "talk2", "feedbacks", "评论区",
+             "x-comment", "comment")
+    assert _section_names_of(*named) == {"post-Comments list", "commentXlist", "talk2", "评论区",
+                                         "x-comment", "comment"}
+    assert _section_names_of("story-body related", "nav") == set()
     assert not _has_section_stem("story-body related") and _has_section_stem("replies")
 
 

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pipelines.document import Document
 from pipelines.pagetype.features import extract_features
@@ -23,6 +24,13 @@ FALLBACK_TYPE = "other"
 # pages with heavy navigation were read as lists on other sites (docs/BENCHMARKS.md). The
 # classifier routes only pages that declare none, so it is not trained on it (train.DECLARATIONS).
 DECLARES_PUBLICATION = "meta_published"
+
+
+@lru_cache(maxsize=4)
+def _wanted(model_features: frozenset[str]) -> frozenset[str]:
+    """The features classify_page reads: the same set for every page, so page_features
+    decides once what to compute for it."""
+    return model_features | {DECLARES_PUBLICATION}
 
 
 def _unsure(best: str, top_two: list[str]) -> str:
@@ -66,7 +74,7 @@ def classify_page(
         page_type, decided_by = matched
         return PageTypeDecision(page_type, 1.0, decided_by, [(page_type, 1.0)])
     model = model or load_model()
-    features = extract_features(doc, {*model.features, DECLARES_PUBLICATION})
+    features = extract_features(doc, _wanted(model.features))
     ranked = model.rank(features)
     best, confidence = ranked[0]
     if best not in ARTICLE_TYPES and features.get(DECLARES_PUBLICATION):

@@ -102,9 +102,10 @@ class PageTypeModel:
     temperature: float
     gate: ListGate | None = None
 
-    @property
+    @cached_property
     def features(self) -> frozenset[str]:
-        """Every feature name the model reads: extract only these."""
+        """Every feature name the model reads: extract only these (one set per model, so
+        callers can cache what they derive from it)."""
         gate = self.gate.scaling.features if self.gate else ()
         return frozenset(self.scaling.features) | frozenset(gate)
 
@@ -192,9 +193,10 @@ class _Scorer:
     def scores(self, features: dict[str, float]) -> np.ndarray:
         """Linear scores of one page; an absent feature (URL features of a page without
         URL) takes the training mean, i.e. 0 after normalisation: no evidence either way."""
-        raw = np.array([features.get(n, m) for n, m in zip(self.names, self.defaults,
-                                                            strict=True)])
-        z = np.clip((raw - self.mean) * self.inv_spread, -CLIP, CLIP)
+        # fromiter over map, and clipping by the ufuncs np.clip wraps, give the same values
+        # as a list comprehension and np.clip in 65 k instead of 98 k instructions (callgrind).
+        raw = np.fromiter(map(features.get, self.names, self.defaults), float, len(self.names))
+        z = np.minimum(np.maximum((raw - self.mean) * self.inv_spread, -CLIP), CLIP)
         return self.weights @ z + self.bias
 
 

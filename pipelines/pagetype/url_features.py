@@ -27,6 +27,7 @@ _DATE_SHAPES = tuple(
 )
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 MIN_YEAR, MAX_YEAR = 1990, 2099  # product ids like 1234-56 are not dates
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d")  # how such a year starts in ASCII digits
 # A last path segment that names a directory page rather than one item.
 _INDEX_LEAF = re.compile(r"^((index|default|list|home|main)([_-]?\d{1,3})?(\.\w+)?)?$")
 _DIGIT_RUN = re.compile(r"\d+")
@@ -51,7 +52,15 @@ def is_real_date(year: str, month: str, day: str) -> bool:
 
 
 def has_valid_date(text: str) -> bool:
-    """True when any of the seed's date shapes in `text` is a real date."""
+    """True when any of the seed's date shapes in `text` is a real date.
+
+    Every shape starts with a year, which must be 19xx or 20xx and follow no digit: an
+    ASCII URL without one skips the eleven shape scans (402 of the 615 labelled and
+    article-set URLs; CPU time 29 -> 11 µs a URL). Other URLs may spell a year in other
+    digits ("２０１９"), which the shapes and int() accept.
+    """
+    if text.isascii() and not _YEAR.search(text):
+        return False
     return any(
         is_real_date(*match.groups())
         for shape in _DATE_SHAPES

@@ -60,8 +60,9 @@ _AUTHOR = re.compile(r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)
 _TIME = re.compile(r"date|time|when|posted|meta|published|info")
 _CHROME = re.compile(r"reply|meta|actions?|vote|like|report|share|avatar|footer|toolbar|"
                      r"quote-?btn|signature|sign")
-_PARTS = (_AUTHOR, _TIME, _CHROME)
-AUTHOR, TIME, CHROME = range(len(_PARTS))
+AUTHOR, TIME, CHROME = range(3)  # the order of _parts' answer
+# Digits to "0", on UTF-8 bytes (an ASCII byte is never part of a longer character).
+_ZERO_DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
 _NEVER_SECTION = frozenset({"html", "body", "article", "main"})
 # XPaths are compiled once: `element.xpath(text)` compiles again on every call.
 _HOLDS_ARTICLE = etree.XPath(".//h1|.//*[@itemprop='articleBody']")
@@ -324,12 +325,20 @@ def _short(element: lxml.html.HtmlElement) -> bool:
 
 @lru_cache(maxsize=8192)
 def _parts(words: str) -> tuple[bool, ...]:
-    """Which comment parts (_PARTS order) class words name. Cached: every comment of a list
-    repeats the class words of its author, date and chrome (but ids like comment-123 miss,
-    so the search runs on lowercased words: with re.I it took four times the
-    instructions); one call per element answers all three questions."""
+    """Whether class words name an author, a time and chrome. Cached: every comment of a list
+    repeats the class words of its author, date and chrome. Ids like comment-123 miss (nine
+    in ten of the distinct words hold digits): those are answered by the words with every
+    ASCII digit made 0, which no part of the patterns matches, so the answer is the same
+    (2755 distinct words over 90 pages became 269: 0.64 M instructions a page less)."""
+    return _parts_of(words.encode().translate(_ZERO_DIGITS).decode())
+
+
+@lru_cache(maxsize=4096)
+def _parts_of(words: str) -> tuple[bool, ...]:
+    """_parts on lowercased words (with re.I the search took four times the instructions)."""
     words = words.lower()
-    return tuple(pattern.search(words) is not None for pattern in _PARTS)
+    return (_AUTHOR.search(words) is not None, _TIME.search(words) is not None,
+            _CHROME.search(words) is not None)
 
 
 def _first(hints: list[tuple], part: int):
@@ -459,6 +468,10 @@ def find_posts(markup: Markup, now: datetime, groups: list[list]) -> list[lxml.h
     """
     wanted = MIN_THREAD_SHARE * len(text_of(markup.body))
     candidates = _big_enough(markup, groups, wanted)
+    # When every candidate is tried, those that cannot be posts push none out of the top:
+    # they go unmeasured (often the article's paragraphs; 0.09 M instructions a page).
+    if len(candidates) <= MAX_POST_GROUPS:
+        candidates = [members for members in candidates if members[0].tag not in _NOT_POSTS]
     sized = sorted(((sum(len(text_of(m)) for m in g), g) for g in candidates),
                    key=lambda pair: -pair[0])
     for chars, members in sized[:MAX_POST_GROUPS]:

@@ -466,7 +466,7 @@ def find_posts(markup: Markup, now: datetime, groups: list[list]) -> list[lxml.h
 
     `groups` are the page's `repeated_groups(markup)`.
     """
-    wanted = MIN_THREAD_SHARE * len(text_of(markup.body))
+    wanted = MIN_THREAD_SHARE * len(markup.text())
     candidates = _big_enough(markup, groups, wanted)
     # When every candidate is tried, those that cannot be posts push none out of the top:
     # they go unmeasured (often the article's paragraphs; 0.09 M instructions a page).

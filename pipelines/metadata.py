@@ -523,11 +523,10 @@ def _cn_fields(text: str | None) -> list[tuple[str, str]]:
     return _CN_FIELD.findall(text) if text and (":" in text or "：" in text) else []
 
 
-def has_cn_labels(body: lxml.html.HtmlElement) -> bool:
-    """Whether a Chinese field label stands anywhere in the page: one search of the whole
-    text spares reading every block for one (a block's text is a part of it). Every label
-    ends in one of a few characters, which a plain search finds faster than the pattern."""
-    text = text_of(body)
+def has_cn_labels(text: str) -> bool:
+    """Whether a Chinese field label stands anywhere in the page's `text`: one search of the
+    whole text spares reading every block for one (a block's text is a part of it). Every
+    label ends in one of a few characters, which a plain search finds faster than the pattern."""
     return any(c in text for c in _CN_LABEL_ENDS) and _CN_FIELD.search(text) is not None
 
 
@@ -649,14 +648,14 @@ def url_date(url: str | None, clock: Clock):
     return clock.find("-".join(reversed(match.groups()))) if match else None
 
 
-def month_date(url: str | None, body: lxml.html.HtmlElement, clock: Clock):
+def month_date(url: str | None, text: str, clock: Clock):
     """A day in the month that the URL gives (/2010/05/slug/): the first date written
-    anywhere on the page within that month ("wurde am 19. Mai 2010 gepostet" in a sidebar)."""
+    anywhere in the page's `text` within that month ("wurde am 19. Mai 2010 gepostet" in a
+    sidebar)."""
     match = _URL_MONTH.search(url or "")
     if not match:
         return None
     year, month = match.group(1), int(match.group(2))
-    text = text_of(body)
     at = text.find(year)
     while at >= 0:
         found = clock.find(text[max(0, at - MONTH_WINDOW): at + MONTH_WINDOW])
@@ -771,7 +770,7 @@ def extract_metadata(
     found = declared(tree)
     markup = markup or read_markup(body)
     title = pick_title(tree, found, url, markup, content_text)
-    cn_labels = has_cn_labels(markup.body)
+    cn_labels = has_cn_labels(markup.text())
     language = ((found.language or "").split("-")[0].split("_")[0].lower()
                 or detect_language(content_text))
     clock = Clock(now, _day_first(found.language or language))
@@ -787,7 +786,7 @@ def extract_metadata(
     # Never from removed blocks: a comment's or a sidebar item's date would mislead readers.
     generic = find_date(found.weak_date, now) if found.weak_date and not date else None
     date = (date or page_date(blocks, url, clock, cn_labels, generic) or title_date(found, clock)
-            or month_date(url, markup.body, clock) or clock.find(content_text[:300]))
+            or month_date(url, markup.text(), clock) or clock.find(content_text[:300]))
     date = local_day(date, url, language, clock) if date else None
     return Metadata(
         title=_nfc(title),

@@ -77,7 +77,13 @@ def _spaced(match: re.Match) -> str:
 @lru_cache(maxsize=8192)
 def _noise_hint(words: str) -> bool:
     words = words.lower()
-    return bool(_NOISE.search(" " + words)) and not _CONTENT.search(words)
+    return bool(_NOISE.search(" " + words)) and _furniture_only(words)
+
+
+def _furniture_only(lowered: str) -> bool:
+    """A name that _NOISE matches is furniture unless it also names an article container
+    (the rule find_noise applies to a whole page's names at once)."""
+    return not _CONTENT.search(lowered)
 
 
 def _noise(tag: str, role: str | None, words: str) -> bool:
@@ -311,7 +317,7 @@ def outermost(
 
 def find_noise(markup: Markup) -> list[lxml.html.HtmlElement]:
     """Outermost named-furniture blocks under <body>, except blocks that hold the article."""
-    names = [words for words in markup.names_where(_NOISE) if not _CONTENT.search(words.lower())]
+    names = [words for words in markup.names_where(_NOISE) if _furniture_only(words.lower())]
     found = {row[0] for row in named_rows(markup, names, _CONTENT_TAGS)}
     found.update(e for e, role in markup.roles.items() if role in _NOISE_ROLES)
     found.update(markup.body.iterdescendants(*NOISE_TAGS))

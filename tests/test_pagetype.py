@@ -11,7 +11,7 @@ import pytest
 from pipelines.document import load_document
 from pipelines.pagetype import SiteRule, classify_page
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, load_model
-from pipelines.pagetype.page_features import PageScan, page_features, weight
+from pipelines.pagetype.page_features import PageScan, dominant_prose, page_features, weight
 from pipelines.pagetype.rules import match_rule
 from pipelines.pagetype.train import ARTICLE, DECLARATIONS, fit_model, site_of, trained
 from pipelines.pagetype.train import main as train_main
@@ -136,7 +136,8 @@ def test_the_classifier_does_not_learn_from_publication_declarations() -> None:
     ([("forum", 0.45), ("news", 0.30), ("other", 0.25)], "forum"),
 ])
 def test_unsure_page_keeps_list_and_article_candidates(ranked, expected) -> None:
-    decision = classify_page(_doc(NEWS, None), model=_UnsureModel(ranked))  # type: ignore[arg-type]
+    # a page with no block of prose: the prose check leaves a list decision alone
+    decision = classify_page(_doc(LIST, None), model=_UnsureModel(ranked))  # type: ignore[arg-type]
     assert decision.page_type == expected
     assert decision.candidates == ranked[:2]
 
@@ -266,6 +267,51 @@ def test_shipped_model_calls_chinese_lists_list(html: str, url: str) -> None:
 def test_article_with_heavy_menus_is_not_a_list() -> None:
     decision = classify_page(_doc(ARTICLE_WITH_MENUS, "https://www.example.cn/a/2023/88231.html"))
     assert decision.page_type != "list"
+
+
+_SENTENCES = ("We drove the new model for six months and kept a log of every trip, every "
+              "fill-up and every <a href=\"/faults\">fault</a> we found along the way. ")
+_SIDEBAR = "".join(f'<li><a href="/{y}/{m:02d}/">{y} month {m}</a></li>'
+                   for y in (2011, 2012) for m in range(1, 13))
+_POST_PARAGRAPHS = "".join(f"<p>{_SENTENCES * 3}</p>" for _ in range(4))
+BLOG_POST = f"""<html><head><title>Six months with the hatchback</title></head><body>
+<div class="sidebar"><h3>Archives</h3><ul>{_SIDEBAR}</ul></div>
+<div class="post"><h2>Six months with the hatchback</h2>{_POST_PARAGRAPHS}
+<a href="/older">Older Post</a> <a href="/newer">Newer Post</a></div></body></html>"""
+BLOG_FRONT = f"""<html><head><title>The road test blog</title></head><body>
+<div class="sidebar"><h3>Archives</h3><ul>{_SIDEBAR}</ul></div>{"".join(
+    f'<div class="post"><h2><a href="/p/{n}">Road test {n}</a></h2>{_POST_PARAGRAPHS}</div>'
+    for n in range(4))}<a href="/page/2">Older Posts</a></body></html>"""
+
+
+def test_dominant_prose_is_one_block_in_an_article_and_one_per_record_in_a_list() -> None:
+    """Inline links stay inside their paragraph's block; a blog front page's posts and a
+    list's records each make their own block."""
+    post = dominant_prose(PageScan(_doc(BLOG_POST, None).tree))
+    front = dominant_prose(PageScan(_doc(BLOG_FRONT, None).tree))
+    assert post.weight == front.weight > 800
+    assert post.share > 0.9 and front.share == pytest.approx(0.25, abs=0.02)
+    assert dominant_prose(PageScan(_doc(LIST, None).tree)).weight == 0  # links and dates only
+    assert dominant_prose(PageScan(_doc(ARTICLE_WITH_MENUS, None).tree)).share > 0.9
+    # a page inside one <form> (ASP.NET): its text is not counted as visible, its prose is
+    in_form = (f"<html><body><form><div>{_POST_PARAGRAPHS * 2}</div><div>{_POST_PARAGRAPHS}"
+               f"</div><ul>{_SIDEBAR}</ul></form></body></html>")
+    assert dominant_prose(PageScan(_doc(in_form, None).tree)).share == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(("html", "params", "expected"), [
+    (BLOG_POST, PageTypeParams(), ("blog", "prose_block")),
+    (BLOG_FRONT, PageTypeParams(), ("list", "classifier")),
+    (SECTION_INDEX, PageTypeParams(), ("list", "classifier")),
+    (BLOG_POST, PageTypeParams(prose_block_bytes=10_000), ("list", "classifier")),
+])
+def test_a_page_called_list_whose_prose_is_one_block_goes_to_articles(html, params,
+                                                                      expected) -> None:
+    """Old blog posts amid archives and older/newer links were read as lists on other sites."""
+    sure_list = _UnsureModel([("list", 0.90), ("blog", 0.06), ("news", 0.04)])
+    decision = classify_page(_doc(html, None), params=params, model=sure_list)  # type: ignore[arg-type]
+    assert (decision.page_type, decision.decided_by) == expected
+    assert decision.candidates == sure_list.ranked[:2]
 
 
 def test_dates_of_both_centuries_and_chinese_form_are_counted() -> None:

@@ -5,13 +5,21 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from pipelines.document import Document
-from pipelines.pagetype.page_features import page_features
+from pipelines.pagetype.page_features import PageScan, page_features, page_scan
 from pipelines.pagetype.url_features import url_features
 
 
 def extract_features(doc: Document, names: Collection[str] | None = None) -> dict[str, float]:
     """The features of a page (all, or at least `names`); absent names mean "no evidence"."""
-    return url_features(doc.url, names) | page_features(doc.tree, names)
+    return scanned_features(doc, names)[0]
+
+
+def scanned_features(doc: Document, names: Collection[str] | None = None
+                     ) -> tuple[dict[str, float], PageScan]:
+    """extract_features, and the scan it read: what it fetched from the tree is cached there
+    for a second look (classify_page's prose check)."""
+    scan = page_scan(doc.tree, names)
+    return url_features(doc.url, names) | page_features(doc.tree, names, scan), scan
 
 
 def family(name: str) -> str:

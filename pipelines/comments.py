@@ -40,6 +40,9 @@ from pipelines.results import CommentData
 _SECTION = re.compile(
     r"[\s_\-](?:comments?|commentlist|comment\w*list|respond|replies|discussion|disqus|"
     r"pinglun|huifu|talk|feedback|reactions)(?=$|[\s_\-\d])")
+# Every word of _SECTION holds one of these stems.
+_SECTION_STEMS = ("comment", "respond", "replies", "discussion", "disqus", "pinglun", "huifu",
+                  "talk", "feedback", "reactions")
 _SECTION_CJK = ("评论", "回复", "留言")
 # Named like a comment section but only a counter, a link or a sidebar list of recent comments.
 _NOT_SECTION = re.compile(r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total",
@@ -93,23 +96,13 @@ MAX_NAME_CHARS = 60
 
 def _section_names(markup: Markup) -> set[str]:
     """The page's class/id word strings that name a comment section: a _SECTION word or
-    one of _SECTION_CJK in them. A page without any stem (three in ten) skips the search."""
-    names, lowered, text = markup.names()
-    found = set(markup.names_where(_SECTION)) if _has_section_stem(text) else set()
-    if not text.isascii():
-        found.update(name for name, words in zip(names, lowered, strict=True)
-                     if any(word in words for word in _SECTION_CJK))
+    one of _SECTION_CJK in them. Only the strings that hold a stem of the _SECTION words
+    (found for all the page's strings at once) are searched: the regex over all of them
+    tried its words after every separator (0.3 M instructions a page more)."""
+    found = {name for name, words in markup.names_holding(_SECTION_STEMS)
+             if _SECTION.search(" " + words)}
+    found.update(name for name, _ in markup.names_holding(_SECTION_CJK))
     return found
-
-
-def _has_section_stem(words: str) -> bool:
-    """Whether `words` hold one of the stems that every word of _SECTION holds: a string
-    holding none is spared the regex, which tries its words after every separator. Chained
-    tests: a generator over a tuple of the stems cost four times as much."""
-    return ("comment" in words or "respond" in words or "replies" in words
-            or "discussion" in words or "disqus" in words or "pinglun" in words
-            or "huifu" in words or "talk" in words or "feedback" in words
-            or "reactions" in words)
 
 
 def _named_sections(markup: Markup, removed: set) -> list[lxml.html.HtmlElement]:

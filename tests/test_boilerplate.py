@@ -141,3 +141,17 @@ def test_names_where_answers_as_one_search_per_name() -> None:
     expected = [name for name in names if _NOISE.search(" " + name.lower())]
     assert markup.names_where(_NOISE) == expected
     assert "adx" not in expected and "top-ad-slot" in expected
+
+
+def test_names_holding_answers_as_one_test_per_name() -> None:
+    """Each name holding a part is reported once, in page order, with its lowercased words,
+    however often the parts stand in it and in the names before it."""
+    names = ["comment", "x", "Comment-1 comment-2", "", "talk", "评论区", "no", "talkcomment",
+             "a comment" * 50, "COMMENT"]
+    body = lxml.html.document_fromstring("<html><body></body></html>").find("body")
+    markup = Markup(body, [], named={name: [] for name in names})
+    parts = ("comment", "talk", "评论")
+    expected = [(name, name.lower()) for name in names
+                if any(part in name.lower() for part in parts)]
+    assert markup.names_holding(parts) == expected
+    assert markup.names_holding(()) == []

@@ -11,6 +11,8 @@ from __future__ import annotations
 import gc
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import lxml.html
 
@@ -19,15 +21,20 @@ from pipelines.document import Document
 from pipelines.metadata import extract_metadata
 from pipelines.params import DENSITY, DensityParams
 from pipelines.results import ArticleData, CommentData
+from pipelines.zones import local_now, localise, page_zone
 
 
-def _comments(sections: list, replies: list, doc: Document, groups: list,
-              markup: boilerplate.Markup) -> list[CommentData]:
-    """Forum replies first (they follow the first post), then comment sections."""
-    now = doc.fetched_at
+def _comments(sections: list, replies: list, now: datetime, groups: list,
+              markup: boilerplate.Markup, zone: ZoneInfo | None) -> list[CommentData]:
+    """Forum replies first (they follow the first post), then comment sections; their
+    times on the page's clock, as the article's."""
+    now = local_now(now, zone)
     found = [comments.parse_item(post, set(), now, markup) for post in replies]
     found += [c for s in sections for c in comments.parse_section(s, now, groups, markup)]
-    return [c for c in found if c is not None]
+    kept = [c for c in found if c is not None]
+    for comment in kept:
+        comment.published_at = localise(comment.published_at, zone)
+    return kept
 
 
 @contextmanager
@@ -77,9 +84,12 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
                             found.stats)
     return ArticleData(
-        title=meta.title, author=meta.author, source=meta.source,
+        title=meta.title, source=meta.source,
+        # a thread names its starter in the opening post, seldom in a byline line
+        author=meta.author or (comments.named_author(posts[0], markup) if posts else None),
         published_at=meta.published_at, published_raw=meta.published_raw,
         language=meta.language, content_text=text,
         content_html=render.to_html(found.content, removed),
-        comments=_comments(sections, replies, doc, groups, markup),
+        comments=_comments(sections, replies, doc.fetched_at, groups, markup,
+                           page_zone(doc.url, meta.language)),
     )

@@ -85,6 +85,8 @@ MIN_POST_CHARS = 20
 MAX_POST_LINK_SHARE = 0.3
 MIN_THREAD_SHARE = 0.5  # the posts hold at least this share of the page's text
 MAX_POST_GROUPS = 5
+# between a thread's <h1> and its first post: a stats line (查看：4982 | 回复：1), a byline
+MAX_HEADLINE_GAP_CHARS = 80
 _NOT_POSTS = frozenset({"p", "br", "a", "span", "img", "li", "option", "td", "strong", "em"})
 _COMMENT_TAGS = frozenset({"li", "div", "article", "section", "dl", "table"})
 MIN_UNNAMED_COMMENT_CHARS = 15
@@ -354,6 +356,18 @@ def _author(item: lxml.html.HtmlElement, hints: list[tuple]) -> lxml.html.HtmlEl
     return found if found is not None and _short(found) else None
 
 
+def named_author(item: lxml.html.HtmlElement, markup: Markup) -> str | None:
+    """The author that an item's markup names (class words, itemprop=author) or cites: a
+    forum thread's starter. Its opening post is long, and unlike a comment's, its first
+    link or bold words are seldom the author."""
+    hints = [(e, _parts(markup.words(e)), e in markup.authors) for e in item.iter(etree.Element)]
+    found = _first(hints, AUTHOR)
+    if found is None:
+        found = next(iter(item.iter("cite")), None)
+    name = " ".join(text_of(found).split()) if found is not None and _short(found) else ""
+    return name or None
+
+
 def _name_like(element: lxml.html.HtmlElement) -> bool:
     text = text_of(element).strip()
     return 0 < len(text) <= MAX_NAME_CHARS // 2 and not any(c.isdigit() for c in text[:1]) \
@@ -470,9 +484,25 @@ def find_posts(markup: Markup, now: datetime, groups: list[list]) -> list[lxml.h
     for chars, members in sized[:MAX_POST_GROUPS]:
         if members[0].tag in _NOT_POSTS:
             continue
-        if chars >= wanted and all(_post_like(m, now) for m in members):
+        thread = chars >= wanted or _follows_headline(markup, members[0])
+        if thread and all(_post_like(m, now) for m in members):
             return members
     return []
+
+
+def _follows_headline(markup: Markup, first: lxml.html.HtmlElement) -> bool:
+    """Whether `first` stands right after the page's <h1>, only a stats or byline line
+    between: a short thread's opening post (one reply holds too little of a page with
+    menus and footers for the share test), where a news page has its article text."""
+    headline = markup.body.find(".//h1")
+    span = markup.span(headline) if headline is not None else None
+    at = markup.position(first)
+    if span is None or at is None or at <= span[1]:
+        return False
+    between = [row[0] for row in markup.rows[span[1] + 1: at]]
+    chars = len((headline.tail or "").strip()) + sum(
+        len((e.text or "").strip()) + len((e.tail or "").strip()) for e in between)
+    return chars <= MAX_HEADLINE_GAP_CHARS
 
 
 def _big_enough(markup: Markup, groups: list[list], wanted: float) -> list[list]:

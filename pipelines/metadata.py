@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -26,18 +25,19 @@ from lxml import etree
 from pipelines.boilerplate import Markup, hint_words, read_markup
 from pipelines.dates import find_date, is_clock
 from pipelines.density import NodeStats
+from pipelines.language import detect_language
 from pipelines.page_text import (
     by_first_letter,
     clean,
     fold,
     hint_test,
     host_keys,
-    host_of,
     name_key,
     text_of,
 )
 from pipelines.structured import Declared, declared
 from pipelines.titles import MIN_SITE_KEY, is_inside, is_site_name, pick_title, title_parts
+from pipelines.zones import local_now, localise, page_zone
 
 _BYLINE_WORDS = ("author", "byl", "writer", "reporter", "zuozhe", "作者")  # "byl": byline, byl
 _BYLINE_HINT = re.compile("|".join(_BYLINE_WORDS), re.I)
@@ -140,17 +140,6 @@ NO_HEADLINE = -(BLOCKS_BEFORE_TITLE + 1)  # without a headline every block count
 DATELINE_CHARS = 40  # a date this near the start of a longer text opens it (a dateline)
 # English-language countries that write the day first.
 _DAY_FIRST_ENGLISH = frozenset({"gb", "uk", "ie", "au", "nz", "in", "za"})
-# Page zones by country domain, then by language, where one zone covers (nearly) all pages.
-_ZONES = {"de": "Europe/Berlin", "at": "Europe/Vienna", "ch": "Europe/Zurich",
-          "fr": "Europe/Paris", "it": "Europe/Rome", "es": "Europe/Madrid",
-          "nl": "Europe/Amsterdam", "pl": "Europe/Warsaw", "be": "Europe/Brussels",
-          "uk": "Europe/London", "cn": "Asia/Shanghai", "tw": "Asia/Taipei",
-          "hk": "Asia/Hong_Kong", "jp": "Asia/Tokyo", "kr": "Asia/Seoul"}
-_LANGUAGE_ZONES = {"de": "Europe/Berlin", "it": "Europe/Rome", "nl": "Europe/Amsterdam",
-                   "pl": "Europe/Warsaw", "zh": "Asia/Shanghai", "ja": "Asia/Tokyo",
-                   "ko": "Asia/Seoul"}
-
-
 @dataclass
 
 
@@ -676,78 +665,21 @@ def title_date(found: Declared, clock: Clock):
     return None
 
 
-def local_day(found: tuple[datetime, str], url: str | None, language: str | None,
+def local_day(found: tuple[datetime, str], url: str | None, zone: ZoneInfo | None,
               clock: Clock):
-    """A zoned time moved into the page's own zone, so that its calendar day is the page's.
-
-    The zone comes from the URL's date when that is the neighbouring day (the time was
-    written in UTC), else from the country domain or language.
+    """The time in the page's own zone, so that its calendar day is the page's: a time
+    written without a zone is in it; a zoned one is moved into the zone of the URL's date
+    when that is the neighbouring day (the time was written in UTC), else into `zone`.
     """
     when, raw = found
     if when.tzinfo is None:
-        return found
+        return localise(when, zone), raw
     day = url_date(url, clock)
     shift = (day[0].date() - when.date()).days if day else 0
     if shift in (-1, 1):
         hours = shift * (1 + (when.hour if shift < 0 else 23 - when.hour))
         return when.astimezone(timezone(timedelta(hours=max(-12, min(14, hours))))), raw
-    zone = _ZONES.get(host_of(url).rsplit(".", 1)[-1]) or _LANGUAGE_ZONES.get(language or "")
-    return (when.astimezone(ZoneInfo(zone)), raw) if zone else found
-
-_SCRIPTS = (("zh", re.compile(r"[\u4e00-\u9fff]")), ("ja", re.compile(r"[\u3040-\u30ff]")),
-            ("ko", re.compile(r"[\uac00-\ud7af]")), ("ru", re.compile(r"[\u0400-\u04ff]")),
-            ("ar", re.compile(r"[\u0600-\u06ff]")))
-_STOPWORDS = {
-    "en": {"the", "and", "of", "to", "is", "in", "that", "for"},
-    "de": {"der", "die", "und", "das", "ist", "nicht", "mit", "sich"},
-    "fr": {"le", "la", "les", "et", "des", "est", "une", "pour"},
-    "es": {"el", "los", "las", "y", "que", "del", "por", "una"},
-    "pt": {"o", "os", "as", "e", "que", "do", "da", "uma"},
-    "it": {"il", "di", "che", "e", "della", "per", "una", "sono"},
-    "nl": {"de", "het", "een", "en", "van", "niet", "dat", "zijn"},
-    "pl": {"i", "w", "nie", "na", "się", "jest", "że", "do"},
-}
-_ANY_STOPWORD = frozenset().union(*_STOPWORDS.values())
-_WORD = re.compile(r"\w+")
-# Any character of those scripts: most texts have none, and one search then settles all five
-# (five counts over the 5000 characters cost as much as the stopword count).
-_ANY_SCRIPT = re.compile("[" + "".join(p.pattern[1:-1] for _, p in _SCRIPTS) + "]")
-
-
-def detect_language(text: str) -> str | None:
-    """Cheap guess: a non-Latin script decides, else the most frequent stopword set."""
-    sample = text[:5000]
-    if not sample.strip():
-        return None
-    if _ANY_SCRIPT.search(sample):
-        counts = {code: len(pattern.findall(sample)) for code, pattern in _SCRIPTS}
-        if counts["ja"] > 20:
-            return "ja"
-        code, hits = max(counts.items(), key=lambda item: item[1])
-        if hits > 0.2 * len(sample.replace(" ", "")):
-            return code
-    words = _stopword_counts(sample.lower())
-    votes = {code: sum(words[w] for w in stop) for code, stop in _STOPWORDS.items()}
-    best = max(votes, key=votes.get)
-    return best if votes[best] >= 3 else None
-
-
-def _stopword_counts(text: str) -> Counter:
-    """How often each stopword stands in `text` as a whole word (a run of \\w).
-
-    The words are split at whitespace in C; only a token that is not all letters and digits
-    (a word with its punctuation, "the,") is split into words by regex. A regex over the
-    whole text (a word boundary tried at every character) cost half as much again.
-    """
-    tokens = Counter(text.split())
-    counts = Counter({token: n for token, n in tokens.items() if token in _ANY_STOPWORD})
-    for token, n in tokens.items():
-        if not token.isalnum():
-            for word in _WORD.findall(token):
-                if word in _ANY_STOPWORD:
-                    counts[word] += n
-    return counts
-
+    return (when.astimezone(zone), raw) if zone else found
 
 def _declared_author(found: Declared, url: str | None) -> tuple[str | None, bool]:
     """(the declared author, whether it is weak): the site's own name, an organisation or an
@@ -789,21 +721,22 @@ def extract_metadata(
     cn_labels = has_cn_labels(markup.text())
     language = ((found.language or "").split("-")[0].split("_")[0].lower()
                 or detect_language(content_text))
-    clock = Clock(now, _day_first(found.language or language))
+    zone = page_zone(url, language)
+    clock = Clock(local_now(now, zone), _day_first(found.language or language))
     declared_author, weak = _declared_author(found, url)
     wanted = weak or not declared_author
     # A declared publish date beats the one shown under the headline: when they differ, the
     # shown one is mostly the last update, and monitoring needs first publication.
     # Declared dates are written by machines: a slashed one is month first whatever the page.
-    date = find_date(found.date, now) if found.date else None
+    date = find_date(found.date, clock.now) if found.date else None
     # The page is read only for what is missing: most pages declare author and date.
     blocks = page_blocks(markup, removed, title, counted) if wanted or cn_labels or not date else []
     author, source = page_byline(blocks, clock, wanted, cn_labels)
     # Never from removed blocks: a comment's or a sidebar item's date would mislead readers.
-    generic = find_date(found.weak_date, now) if found.weak_date and not date else None
+    generic = find_date(found.weak_date, clock.now) if found.weak_date and not date else None
     date = (date or page_date(blocks, url, clock, cn_labels, generic) or title_date(found, clock)
             or month_date(url, markup.text(), clock) or clock.find(content_text[:300]))
-    date = local_day(date, url, language, clock) if date else None
+    date = local_day(date, url, zone, clock) if date else None
     return Metadata(
         title=_nfc(title),
         author=_nfc(pick_author(declared_author, weak, author)),

@@ -18,7 +18,8 @@ from pipelines.structured import Declared
 
 # Separators between a headline and the site name in <title> and og:title.
 _TITLE_SPLIT = re.compile(
-    r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*")
+    r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*"
+    r"|\s*-\s*(?=[\u3000-\u9fff])")  # a bare hyphen beside a Chinese word: "增长10.8%-本地"
 _CRUMB_ARROWS = ("»", "›")  # breadcrumb separators: the deeper level follows them
 _ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")
 # Parts of an <h1> named by their class: the headline's own element ("articleheadline"), a
@@ -228,7 +229,22 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     if len(single) == 1 and len(single[0].split()) >= MIN_LONE_H1_WORDS:
         return single[0]  # the page's one headline, unconfirmed: site titles are often generic
     shown = None if found.title or not markup else _heading_at_text(markup, text)
-    return shown or (refs[0] if refs else (h1s[0] if h1s else None))
+    return shown or (refs and _named_part(markup, refs[0])) or (
+        refs[0] if refs else (h1s[0] if h1s else None))
+
+
+def _named_part(markup: Markup | None, headline: str) -> str | None:
+    """The part of a headline still holding a section name ("标题-本地") that the page
+    shows in an element named as a title (<div class="arc-title">): older CMS templates
+    set the headline in such a <div>, not in an <h1>."""
+    parts = title_parts(headline) if markup else ()
+    wanted = {fold(p) for p in parts if _headline_sized(p)} if len(parts) > 1 else set()
+    for name in (n for n in markup.named if wanted and _names_headline(n)):
+        for row in markup.named[name]:
+            shown = clean(text_of(row[0]))
+            if shown and fold(shown) in wanted:
+                return shown
+    return None
 
 
 def _continued(h1: str, element: lxml.html.HtmlElement) -> str | None:

@@ -2,6 +2,7 @@
 
 import gc
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import lxml.html
 
@@ -35,7 +36,7 @@ def test_chinese_news_page_body_and_byline() -> None:
         assert noise not in art.content_text
     assert art.title == "本市经济运行总体平稳"
     assert art.author == "张三" and art.source == "示例日报"
-    assert art.published_at == datetime(2023, 5, 1, 10, 0)
+    assert art.published_at == datetime(2023, 5, 1, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
     assert art.published_raw == "2023年5月1日 10:00"
     assert art.language == "zh"
 

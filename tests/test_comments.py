@@ -2,6 +2,7 @@
 
 import re
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import lxml.html
 
@@ -18,6 +19,7 @@ from pipelines.comments import (
 from pipelines.document import load_document
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
+BEIJING = ZoneInfo("Asia/Shanghai")  # a Chinese page's times, written without a zone
 BODY = "".join(f"<p>Paragraph {i}: the council met on Monday, and it approved the plan; "
                f"residents, however, were not convinced.</p>" for i in range(6))
 COMMENTS = "".join(
@@ -55,8 +57,29 @@ def test_forum_thread_first_post_is_body_rest_are_replies() -> None:
     art = extract_article(load_document(THREAD.encode(), fetched_at=NOW))
     assert "第0楼" in art.content_text and "第1楼" not in art.content_text
     assert [c.author for c in art.comments] == ["user1", "user2", "user3"]
-    assert art.comments[0].published_at == datetime(2023, 5, 2, 10, 1)
+    assert art.comments[0].published_at == datetime(2023, 5, 2, 10, 1, tzinfo=BEIJING)
     assert "第2楼的内容" in art.comments[1].text
+    assert art.author == "user0"  # the starter, named by the opening post's markup
+
+
+RELATED = "".join(f"<li><a href='/t/{i}'>第{i}个相关帖子的标题写得比较长</a></li>"
+                  for i in range(8))
+TWO_POSTS = POSTS.split('<div class="post" id="post_2">')[0]
+SHORT_THREAD = f"""<html><head><title>周末去爬山 - 示例论坛</title></head><body>
+<div class="nav"><a href="/">论坛首页</a> <a href="/b/1">户外运动</a> <a href="/b/2">摄影</a></div>
+<div class="head"><h1>周末去爬山</h1><span>查看：4982 | 回复：1</span></div>{TWO_POSTS}
+<div class="related"><h3>相关帖子</h3><ul>{RELATED}</ul></div>
+<div class="footer">版权所有 © 2023 示例论坛 京ICP备00000000号 联系我们 关于我们 广告服务</div>
+</body></html>"""
+
+
+def test_a_thread_with_one_reply_keeps_its_opening_post_as_the_body() -> None:
+    """Two posts hold too little of the page for the share test; right after the <h1>, they
+    are still the thread (they were read as a comment section, the body lost)."""
+    art = extract_article(load_document(SHORT_THREAD.encode(), fetched_at=NOW))
+    assert "第0楼" in art.content_text and "第1楼" not in art.content_text
+    assert [c.author for c in art.comments] == ["user1"]
+    assert art.author == "user0"
 
 
 CN_BODY = "".join(f"<p>第{i}段：5月1日，本市召开新闻发布会，介绍了今年以来的经济运行情况，"
@@ -74,7 +97,7 @@ def test_unnamed_repeated_blocks_after_the_article_are_comments() -> None:
     art = extract_article(load_document(CN_PAGE.encode(), fetched_at=NOW))
     assert [c.author for c in art.comments] == ["网友0", "网友1", "网友2"]
     assert "第1条看法" in art.comments[1].text
-    assert art.comments[2].published_at == datetime(2023, 5, 4, 12, 0)
+    assert art.comments[2].published_at == datetime(2023, 5, 4, 12, 0, tzinfo=BEIJING)
     assert "看法" not in art.content_text and "第5段" in art.content_text
 
 

@@ -1,10 +1,12 @@
 """Metadata: declared values (JSON-LD, meta) beat the page; the page fills the gaps."""
 
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import lxml.html
 
-from pipelines.metadata import detect_language, extract_metadata
+from pipelines.language import detect_language
+from pipelines.metadata import extract_metadata
 from pipelines.titles import strip_site_name
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
@@ -529,3 +531,45 @@ def test_unconfirmed_title_yields_to_the_heading_above_the_text() -> None:
     assert meta.title == "Schwimmen - Aktuelles"  # without the article text: the <title>
     assert _with_text(html, "https://www.example.de/a") == (
         "Levelpässe können ab sofort bestellt werden")
+
+
+BEIJING = ZoneInfo("Asia/Shanghai")
+CN_DATED = """<html><head><title>市场改造全面完成</title></head><body>
+<h1>市场改造全面完成</h1><div class="info">发布时间：{when}　来源：示例日报</div>
+<p>本市的便民菜市场改造工作已经全面完成，市民买菜更加方便了，各项指标总体平稳。</p>
+</body></html>"""
+
+
+def test_a_chinese_page_writes_beijing_time() -> None:
+    """A time without a zone on a Chinese page is Beijing time (stored without one,
+    PostgreSQL would read it as the session's UTC: eight hours late)."""
+    tree = lxml.html.document_fromstring(CN_DATED.format(when="2023-05-01 10:00"))
+    text = tree.findtext(".//p")  # the article text tells the language: Chinese
+    meta = extract_metadata(tree, tree.find("body"), "https://example.com/a.html", NOW, text)
+    assert meta.published_at == datetime(2023, 5, 1, 10, 0, tzinfo=BEIJING)
+    assert meta.published_at.utcoffset() == timedelta(hours=8)
+
+
+def test_relative_days_are_the_pages_days() -> None:
+    """Fetched 2023-05-10 20:00 UTC, already 05-11 04:00 in Beijing: 昨天 is the 10th."""
+    tree = lxml.html.document_fromstring(CN_DATED.format(when="昨天 10:00"))
+    late = datetime(2023, 5, 10, 20, 0, tzinfo=UTC)
+    meta = extract_metadata(tree, tree.find("body"), "https://news.example.cn/a.html", late)
+    assert meta.published_at == datetime(2023, 5, 10, 10, 0, tzinfo=BEIJING)
+
+
+def test_a_time_no_domain_or_language_places_stays_without_a_zone() -> None:
+    meta = _meta(PAGE.format(head="").replace("2 May 2023", "2 May 2023 10:00"),
+                 "https://example.com/a.html")
+    assert meta.published_at == datetime(2023, 5, 2, 10, 0)
+
+
+def test_a_headline_set_in_a_named_div_cuts_the_section_from_the_title() -> None:
+    """Older Chinese CMS templates: no <h1>, the headline in <div class="arc-title">, and a
+    <title> of headline, section and site joined by bare hyphens."""
+    html = """<html><head><title>接待游客同比增长10.8%-本地-江城在线</title></head><body>
+    <div class="nav"><a href="/">首页</a><a href="/local/">本地</a></div>
+    <div class="arc-title">接待游客同比增长10.8%</div><div class="arc-info">作者：江浩</div>
+    <div class="arc-body"><p>数据显示，十月份接待游客人次同比增长百分之十点八，增速加快。</p></div>
+    </body></html>"""
+    assert _meta(html, "http://127.0.0.1:8000/news/local/1.html").title == "接待游客同比增长10.8%"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import asdict
 from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import lxml.html
 
@@ -81,7 +82,9 @@ def test_chinese_list_dates_and_next_page() -> None:
     data = _mine(CHINESE, url="https://www.example.gov.cn/xw/list.html")
     assert len(data.records) == 10
     assert data.records[3].title == "市政府召开第3次常务会议研究部署重点工作"
-    assert all(r.date == datetime(2023, 5, 1) and r.date_raw == "2023-05-01" for r in data.records)
+    beijing = ZoneInfo("Asia/Shanghai")  # a .cn page's times, written without a zone
+    assert all(r.date == datetime(2023, 5, 1, tzinfo=beijing) and r.date_raw == "2023-05-01"
+               for r in data.records)
     assert data.next_page == "https://www.example.gov.cn/xw/list_2.html"
 
 

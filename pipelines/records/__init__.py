@@ -7,8 +7,10 @@ annotate (tree_stats) → candidate sets (regions, via tree_match) → main set 
 from __future__ import annotations
 
 from urllib.parse import urljoin
+from zoneinfo import ZoneInfo
 
 from pipelines.document import Document
+from pipelines.language import detect_language
 from pipelines.params import RECORD_MINING, RecordMiningParams
 from pipelines.records.choose import choose_region
 from pipelines.records.fields import extract_fields
@@ -16,6 +18,7 @@ from pipelines.records.next_page import find_next_page
 from pipelines.records.regions import find_regions
 from pipelines.records.tree_stats import annotate
 from pipelines.results import ListData
+from pipelines.zones import local_now, localise, page_zone
 
 __all__ = ["mine_records"]
 
@@ -28,11 +31,23 @@ def _base_url(doc: Document) -> str | None:
     return doc.url
 
 
+def _zone(doc: Document) -> ZoneInfo | None:
+    """The page's time zone, from its country domain or language: the declared one, else
+    the script of its <title> (a list page's text is mostly other pages' titles)."""
+    language = doc.tree.get("lang") or detect_language(doc.tree.findtext(".//title") or "")
+    return page_zone(doc.url, language)
+
+
 def mine_records(doc: Document, params: RecordMiningParams = RECORD_MINING) -> ListData:
-    """The main list's records (title, URL, date, snippet, extras) and the next-page link."""
+    """The main list's records (title, URL, date, snippet, extras) and the next-page link;
+    dates on the page's clock, as articles' are."""
     body = doc.body
     base = _base_url(doc)
     stats = annotate(body)
     region = choose_region(find_regions(body, stats, params), stats, params)
-    records = extract_fields(region.records, base, doc.fetched_at, params) if region else []
+    zone = _zone(doc)
+    now = local_now(doc.fetched_at, zone)
+    records = extract_fields(region.records, base, now, params) if region else []
+    for record in records:
+        record.date = localise(record.date, zone)
     return ListData(records=records, next_page=find_next_page(doc.tree, base))

@@ -39,13 +39,13 @@ def summarise(database_url: str, truth: dict[str, dict], base_url: str, seconds:
         run = session.scalars(select(CrawlRun).order_by(CrawlRun.id.desc())).first()
         pages = session.execute(select(Page.url, Page.page_type)
                                 .where(Page.crawl_run_id == run.id)).all()
-        articles = [session.execute(  # the first stored page of each article type
+        discussed = (select(func.count(Comment.id)).where(Comment.article_id == Article.id)
+                     .scalar_subquery())
+        articles = [session.execute(  # the most discussed stored page of each article type
             select(Page.url, Page.page_type, Article.title, Article.author,
-                   Article.published_at, func.length(Article.body_text),
-                   select(func.count(Comment.id)).where(Comment.article_id == Article.id)
-                   .scalar_subquery())
+                   Article.published_at, func.length(Article.body_text), discussed)
             .join(Article).where(Page.crawl_run_id == run.id, Page.page_type == page_type)
-            .order_by(Page.id).limit(1)).first() for page_type in ARTICLE_TYPES]
+            .order_by(discussed.desc(), Page.id).limit(1)).first() for page_type in ARTICLE_TYPES]
         records = session.scalar(select(func.count()).select_from(ListRecord).join(Page)
                                  .where(Page.crawl_run_id == run.id))
     stored = Counter(page_type for _, page_type in pages)

@@ -61,7 +61,9 @@ _LABELLED = re.compile(r"(?:^|\s)(?:autor(?:in)?|author|von|by|text|par|por)\s*[
 _AFTER_DATE = re.compile(r"\s(?:by|von|par|por|di)\s+(\S.*)$", re.I)
 # Words that bylines show without a name, or that end a name ("Stand: …", "Updated …").
 _NOT_NAMES = frozenset({"posted", "by", "von", "veröffentlicht", "published", "no author",
-                        "admin", "anonymous", "author", "autor"})
+                        "admin", "anonymous", "author", "autor", "name"})
+# An e-mail address is no name: "name, email@gmail.com" is a template's placeholder.
+_EMAIL = re.compile(r"\S+@\S+\.\w+")
 _WEEKDAY = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:montag|dienstag|mittwoch|donnerstag|"
     r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
@@ -75,8 +77,13 @@ _NAME_END = re.compile(
     r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
     r"\s*[|,\-–·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$", re.I)
+# A field's value ends at a space, a separator, a bracket ("（责任编辑：系统管理员）") or the
+# next label run into it ("来源：证券时报网作者：李在山", "李跃群校对：刘威").
+_CN_NEXT_LABEL = (r"(?:作者|记者|来源|编辑|责任编辑|责编|校对|摄影|"
+                  r"通讯员|实习生|审核|发布时间|时间)[:：]")
 _CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期)\s*[:：]\s*"
-                       r"([^\s|丨｜/]+(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
+                       rf"((?:(?!{_CN_NEXT_LABEL})[^\s|丨｜/（）()【】\[\]])+"
+                       r"(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
 _CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
 # A Western label that says the date after it is the publication's: "Erschienen am:",
 # "Published on", "Veröffentlicht:", "Datum:" (a bare "date" word needs its colon).
@@ -122,7 +129,9 @@ _BYLINE_TAGS = frozenset({"span", "div", "p", "a", "time", "li", "em", "strong",
                           "small", "font", "td", "b", "i", "cite"})
 # Publishers, not people: "Deutscher Caritasverband e. V.", "Bayerische Landesanstalt … - LWF".
 _ORGANISATION = re.compile(r"\b(?:e\.\s?V|GmbH|AG|Inc|Ltd|LLC|Verband|Verlag|Redaktion|"
-                           r"Landesanstalt|Institut|Universität|University|Agencies|Ministerium)\b",
+                           r"Landesanstalt|Institut|Universität|University|Agencies|Ministerium)\b"
+                           # a Chinese outlet: …网 (website), …报 (paper), …社 (agency), …台
+                           r"|[\u4e00-\u9fff]{2,}(?:网|报|社|台|新闻|频道)$",
                            re.I)
 _EDITOR = re.compile(r"\bedit(?:ed|or|ors)\b|\bhrsg\b|herausgegeben", re.I)
 _CONJUNCTION = re.compile(r"\s+(?:und|and|y|et|&)\s+(?=\S+\s+\S)", re.I)
@@ -685,7 +694,7 @@ def _declared_author(found: Declared, url: str | None) -> tuple[str | None, bool
     """(the declared author, whether it is weak): the site's own name, an organisation or an
     editor credit ("Revised Edition Edited by …") there stands in for a byline, so a person
     in the page beats it."""
-    author = clean(_BY_PREFIX.sub("", found.author or ""))
+    author = clean(_EMAIL.sub("", _BY_PREFIX.sub("", found.author or "")).strip(" ,;"))
     if not author or not re.search(r"[^\W\d_]", author) or author.casefold() in _NOT_NAMES:
         return None, False  # CMS user ids and placeholders are not names
     key, site = name_key(author), name_key(found.site_name or "")

@@ -573,3 +573,23 @@ def test_a_headline_set_in_a_named_div_cuts_the_section_from_the_title() -> None
     <div class="arc-body"><p>数据显示，十月份接待游客人次同比增长百分之十点八，增速加快。</p></div>
     </body></html>"""
     assert _meta(html, "http://127.0.0.1:8000/news/local/1.html").title == "接待游客同比增长10.8%"
+
+
+CN_STOCK = """<html><head><title>午间公告 - 示例网</title>
+<meta name="author" content="证券时报网"></head><body><h1>午间公告</h1>
+<div class="info">2019-09-26 12:11来源：证券时报网作者：李在山</div>
+<p>当升科技：9614.5万元竞得常州市工业用地使用权，用于建设新的生产基地。</p>
+<div class="source">（责任编辑：王五）</div></body></html>"""
+
+
+def test_chinese_fields_run_together_and_an_outlet_declared_as_author() -> None:
+    """A value ends where the next label starts, spaces or not; an outlet (…网) declared as
+    the author yields to the person the page names."""
+    meta = _meta(CN_STOCK, "https://www.example.com/a.html")
+    assert (meta.author, meta.source) == ("李在山", "证券时报网")
+
+
+def test_a_placeholder_author_yields_to_the_bracketed_editor() -> None:
+    html = CN_STOCK.replace("来源：证券时报网作者：李在山", "").replace(
+        'content="证券时报网"', 'content="name, email@gmail.com"')
+    assert _meta(html, "https://www.example.com/a.html").author == "王五"

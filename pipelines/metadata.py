@@ -76,13 +76,16 @@ _NAME_END = re.compile(
     r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
     r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
     r"\s*[|,\-–·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
-    r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$", re.I)
+    r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
+    r"\s*\+?(?:已?关注|订阅)$|\s+\+?follow$", re.I)  # a follow button beside an account
 # A field's value ends at a space, a separator, a bracket ("（责任编辑：系统管理员）") or the
 # next label run into it ("来源：证券时报网作者：李在山", "李跃群校对：刘威").
 _CN_NEXT_LABEL = (r"(?:作者|记者|来源|编辑|责任编辑|责编|校对|摄影|"
                   r"通讯员|实习生|审核|发布时间|时间)[:：]")
+# … or at a counter run into it ("来源：东森新闻云4人参与2评论").
+_CN_COUNTER = r"\d+(?:人|条|次)?(?:参与|评论|阅读|浏览)"
 _CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期)\s*[:：]\s*"
-                       rf"((?:(?!{_CN_NEXT_LABEL})[^\s|丨｜/（）()【】\[\]])+"
+                       rf"((?:(?!{_CN_NEXT_LABEL}|{_CN_COUNTER})[^\s|丨｜/（）()【】\[\]])+"
                        r"(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
 _CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
 # A Western label that says the date after it is the publication's: "Erschienen am:",

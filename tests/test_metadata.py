@@ -593,3 +593,11 @@ def test_a_placeholder_author_yields_to_the_bracketed_editor() -> None:
     html = CN_STOCK.replace("来源：证券时报网作者：李在山", "").replace(
         'content="证券时报网"', 'content="name, email@gmail.com"')
     assert _meta(html, "https://www.example.com/a.html").author == "王五"
+
+
+def test_a_follow_button_and_a_counter_run_into_a_name_are_cut() -> None:
+    html = CN_STOCK.replace("来源：证券时报网作者：李在山", "来源：东森新闻云4人参与2评论").replace(
+        '<meta name="author" content="证券时报网">', "").replace(
+        "</h1>", '</h1><div class="author"><div class="name">中国广州发布</div><a>关注</a></div>')
+    meta = _meta(html, "https://www.example.com/a.html")
+    assert (meta.author, meta.source) == ("中国广州发布", "东森新闻云")

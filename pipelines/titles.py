@@ -234,17 +234,26 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
 
 
 def _named_part(markup: Markup | None, headline: str) -> str | None:
-    """The part of a headline still holding a section name ("标题-本地") that the page
-    shows in an element named as a title (<div class="arc-title">): older CMS templates
-    set the headline in such a <div>, not in an <h1>."""
-    parts = title_parts(headline) if markup else ()
-    wanted = {fold(p) for p in parts if _headline_sized(p)} if len(parts) > 1 else set()
-    for name in (n for n in markup.named if wanted and _names_headline(n)):
+    """The part of a headline still holding a section name ("标题-本地", "标题 东区办事处")
+    that the page shows in an element named as a title (<div class="arc-title">): older
+    CMS templates set the headline in such an element, not in an <h1>."""
+    if markup is None:
+        return None
+    parts = title_parts(headline)
+    wanted = {fold(p) for p in parts} if len(parts) > 1 else set()
+    for name in filter(_names_headline, markup.named):
         for row in markup.named[name]:
             shown = clean(text_of(row[0]))
-            if shown and fold(shown) in wanted:
+            if shown and _headline_sized(shown) and (
+                    fold(shown) in wanted or _opens_with(headline, shown)):
                 return shown
     return None
+
+
+def _opens_with(headline: str, start: str) -> bool:
+    """`headline` is `start` and more words after a space."""
+    rest = headline[len(start):] if headline.startswith(start) else ""
+    return rest[:1].isspace() and bool(rest.strip())
 
 
 def _continued(h1: str, element: lxml.html.HtmlElement) -> str | None:

@@ -601,3 +601,13 @@ def test_a_follow_button_and_a_counter_run_into_a_name_are_cut() -> None:
         "</h1>", '</h1><div class="author"><div class="name">中国广州发布</div><a>关注</a></div>')
     meta = _meta(html, "https://www.example.com/a.html")
     assert (meta.author, meta.source) == ("中国广州发布", "东森新闻云")
+
+
+def test_a_headline_in_a_named_span_cuts_a_section_after_a_space() -> None:
+    html = """<html><head><title>潘卓辉一行到众创金融街开展调研工作 东区办事处_中山网</title></head>
+    <body><div class="nav"><a href="/">首页</a></div>
+    <span class="Title">潘卓辉一行到众创金融街开展调研工作</span>
+    <p>2019年2月27日下午，佛山顺德区大良街道党工委委员一行八人到众创金融街进行实地考察调研。</p>
+    </body></html>"""
+    title = _meta(html, "http://www.example.com/a.html").title
+    assert title == "潘卓辉一行到众创金融街开展调研工作"

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from pipelines import boilerplate, comments, density, render
+from pipelines.cn_fields import field_lines, has_cn_labels
 from pipelines.document import Document
 from pipelines.metadata import extract_metadata
 from pipelines.params import DENSITY, DensityParams
@@ -83,6 +84,11 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     text = render.to_text(found.content, removed)
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
                             found.stats)
+    # the byline, date and breadcrumb lines the metadata was read from are not the article
+    lines = field_lines(found.content, found.stats, removed) if has_cn_labels(text) else ()
+    if lines:
+        removed |= lines
+        text = render.to_text(found.content, removed)
     return ArticleData(
         title=meta.title, source=meta.source,
         # a thread names its starter in the opening post, seldom in a byline line

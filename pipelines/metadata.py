@@ -23,6 +23,7 @@ import lxml.html
 from lxml import etree
 
 from pipelines.boilerplate import Markup, hint_words, read_markup
+from pipelines.cn_fields import CN_DATE_LABELS, CN_FIELD, cn_fields, has_cn_labels
 from pipelines.dates import find_date, is_clock
 from pipelines.density import NodeStats
 from pipelines.language import detect_language
@@ -78,23 +79,12 @@ _NAME_END = re.compile(
     r"\s*[|,\-–·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
     r"\s*\+?(?:已?关注|订阅)$|\s+\+?follow$", re.I)  # a follow button beside an account
-# A field's value ends at a space, a separator, a bracket ("（责任编辑：系统管理员）") or the
-# next label run into it ("来源：证券时报网作者：李在山", "李跃群校对：刘威").
-_CN_NEXT_LABEL = (r"(?:作者|记者|来源|编辑|责任编辑|责编|校对|摄影|"
-                  r"通讯员|实习生|审核|发布时间|时间)[:：]")
-# … or at a counter run into it ("来源：东森新闻云4人参与2评论").
-_CN_COUNTER = r"\d+(?:人|条|次)?(?:参与|评论|阅读|浏览)"
-_CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期)\s*[:：]\s*"
-                       rf"((?:(?!{_CN_NEXT_LABEL}|{_CN_COUNTER})[^\s|丨｜/（）()【】\[\]])+"
-                       r"(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
-_CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
 # A Western label that says the date after it is the publication's: "Erschienen am:",
 # "Published on", "Veröffentlicht:", "Datum:" (a bare "date" word needs its colon).
 _DATE_LABEL = re.compile(
     r"\s*(?:(?:erschienen|veröffentlicht|publiziert|published|posted|publié|publicado|pubblicato)"
     r"(?:\s+(?:am|on|le|el|il))?|(?:datum|date|fecha|data)(?=\s*:))\s*:?\s*"
     r"(?:$|\d|[^\W\d_]{3,}\.?\s+\d)", re.I)  # then nothing, a digit or a month and a digit
-_CN_LABEL_ENDS = "者源辑间期"  # the last character of every _CN_FIELD label
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-]?(\d{2})[/-]?(\d{2})/")
 _URL_MONTH = re.compile(r"/((?:19|20)\d{2})/(\d{2})/(?!\d)")  # WordPress "/2010/05/slug/"
 _URL_DAY_FIRST = re.compile(r"/(\d{2})[-.](\d{2})[-.]((?:19|20)\d{2})(?:[/.?#-]|$)")
@@ -378,7 +368,7 @@ def clean_name(text: str, clock: Clock) -> str | None:
 
 def _is_byline(block: Block, text: str) -> bool:
     """Named as a byline (class/id, rel=author), or a short "By …" line that is not a link."""
-    if _CN_FIELD.search(text):
+    if CN_FIELD.search(text):
         return False
     if block.marked:
         return True
@@ -489,7 +479,7 @@ def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_label
     author = source = editor = None
     opened = [b for b in blocks if not b.shut]
     for index, block in enumerate(opened):
-        fields = _cn_fields(block.text) if cn_labels else ()
+        fields = cn_fields(block.text) if cn_labels else ()
         for label, value in fields:
             if label in ("作者", "记者") and not author:
                 author = value
@@ -517,18 +507,6 @@ def _may_name(block: Block) -> bool:
     line = block.text or block.head
     return bool(line) and (bool(_BYLINE_WORD.search(" " + line)) or block.marked
                            or _links_author(block.element))
-
-
-def _cn_fields(text: str | None) -> list[tuple[str, str]]:
-    """The (label, value) pairs of Chinese 作者：/来源：/发布时间： fields in a short line."""
-    return _CN_FIELD.findall(text) if text and (":" in text or "：" in text) else []
-
-
-def has_cn_labels(text: str) -> bool:
-    """Whether a Chinese field label stands anywhere in the page's `text`: one search of the
-    whole text spares reading every block for one (a block's text is a part of it). Every
-    label ends in one of a few characters, which a plain search finds faster than the pattern."""
-    return any(c in text for c in _CN_LABEL_ENDS) and _CN_FIELD.search(text) is not None
 
 
 def _name_after_by(block: Block, next_blocks: list[Block], clock: Clock) -> str | None:
@@ -613,8 +591,8 @@ def _marked_date(blocks: list[Block], clock: Clock, cn_labels: bool):
             if found:
                 return found
     for block in blocks:
-        labelled = cn_labels and any(label in _CN_DATE_LABELS
-                                     for label, _ in _cn_fields(block.text))
+        labelled = cn_labels and any(label in CN_DATE_LABELS
+                                     for label, _ in cn_fields(block.text))
         if labelled or _names_date(block.hint):
             found = _block_date(block, clock)
             if found:

@@ -116,3 +116,17 @@ def test_the_garbage_collector_is_left_as_it_was() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_byline_date_and_breadcrumb_lines_inside_the_body_are_left_out() -> None:
+    """Read for the metadata, not part of the article; an interview's long "记者：" question
+    stays."""
+    question = "<p>记者：今年以来本市经济运行总体平稳，各项指标稳中有进，您怎么看下半年？</p>"
+    html = NEWS.replace('<div class="content">', '<div class="content"><p>当前位置：首页 > 新闻</p>'
+                        "<p>2023-05-01 10:00来源：示例日报作者：张三</p>" + question).replace(
+        '<div class="info">', '<div class="info" style="display:none">')
+    art = extract_article(_doc(html))
+    assert (art.author, art.source) == ("张三", "示例日报")
+    for line in ("当前位置", "来源：示例日报"):
+        assert line not in art.content_text and line not in art.content_html
+    assert "您怎么看下半年" in art.content_text and "第5段" in art.content_text

@@ -38,6 +38,28 @@ def _comments(sections: list, replies: list, now: datetime, groups: list,
     return kept
 
 
+def _body(doc: Document, removed: set, posts: list, params: DensityParams,
+          markup: boilerplate.Markup) -> density.DensityResult:
+    """The density frame's content. A thread's body is its opening post, so density looks
+    nowhere else (the title, stats and reply box around a short post outweighed it), while
+    the metadata looks everywhere; where the post holds no content (a group of dated blocks
+    that only head the text), the whole page."""
+    if posts:
+        found = density.extract(doc.body, removed | _around(posts[0]), params, markup)
+        if found.content:
+            return found
+    return density.extract(doc.body, removed, params, markup)
+
+
+def _around(element: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
+    """Everything on the page beside `element` and its ancestors: the siblings along its path."""
+    beside: set[lxml.html.HtmlElement] = set()
+    for node in (element, *element.iterancestors()):
+        beside.update(node.itersiblings(preceding=True))
+        beside.update(node.itersiblings())
+    return beside
+
+
 @contextmanager
 def _no_cycle_collection() -> Iterator[None]:
     """Pause the cyclic garbage collector for one page.
@@ -79,20 +101,23 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     sections = comments.find_sections(markup, removed | set(posts[:1]), doc.fetched_at, groups)
     removed |= set(sections)
     removed |= set(boilerplate.find_noise(markup))
-    found = density.extract(doc.body, removed, params, markup)
+    found = _body(doc, removed, posts, params, markup)
     removed |= found.dropped
     text = render.to_text(found.content, removed)
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
                             found.stats)
-    # the byline, date and breadcrumb lines the metadata was read from are not the article
-    lines = field_lines(found.content, found.stats, removed) if has_cn_labels(text) else ()
-    if lines:
-        removed |= lines
+    # what the metadata was read from is not the article: byline, date and breadcrumb lines,
+    # a thread's post header and its starter's cell
+    starter, chrome = comments.opening_post(posts[0], doc.fetched_at, markup) if posts else (
+        None, set())
+    leave_out = chrome | (field_lines(found.content, found.stats, removed)
+                          if has_cn_labels(text) else set())
+    if leave_out - removed:
+        removed |= leave_out
         text = render.to_text(found.content, removed)
     return ArticleData(
         title=meta.title, source=meta.source,
-        # a thread names its starter in the opening post, seldom in a byline line
-        author=meta.author or (comments.named_author(posts[0], markup) if posts else None),
+        author=meta.author or starter,  # a thread names its starter in the opening post
         published_at=meta.published_at, published_raw=meta.published_raw,
         language=meta.language, content_text=text,
         content_html=render.to_html(found.content, removed),

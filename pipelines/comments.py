@@ -94,6 +94,11 @@ MAX_UNNAMED_COMMENT_CHARS = 3000
 MAX_UNNAMED_LINK_SHARE = 0.4
 CUE_CHARS = 300  # a comment's author, date and cue words sit near its start
 MAX_NAME_CHARS = 60
+# A post's furniture in Chinese forums (Discuz, phpwind): floor labels, the post-header
+# verb, the author's counters; and what marks a text that may hold some.
+_FURNITURE = re.compile(r"(?:[\W\d_]|楼主|沙发|板凳|地板|楼|发表于|积分|帖子|主题|精华|金币|威望|"
+                        r"注册时间|最后登录|只看该作者|倒序浏览|电梯直达|回复|引用|举报)*")
+_FURNITURE_CUES = ("楼", "沙发", "板凳", "地板", "发表于", "积分")
 
 
 def _section_names(markup: Markup) -> set[str]:
@@ -356,16 +361,22 @@ def _author(item: lxml.html.HtmlElement, hints: list[tuple]) -> lxml.html.HtmlEl
     return found if found is not None and _short(found) else None
 
 
-def named_author(item: lxml.html.HtmlElement, markup: Markup) -> str | None:
-    """The author that an item's markup names (class words, itemprop=author) or cites: a
-    forum thread's starter. Its opening post is long, and unlike a comment's, its first
-    link or bold words are seldom the author."""
-    hints = [(e, _parts(markup.words(e)), e in markup.authors) for e in item.iter(etree.Element)]
-    found = _first(hints, AUTHOR)
-    if found is None:
-        found = next(iter(item.iter("cite")), None)
-    name = " ".join(text_of(found).split()) if found is not None and _short(found) else ""
-    return name or None
+def opening_post(item: lxml.html.HtmlElement, now: datetime,
+                 markup: Markup) -> tuple[str | None, set[lxml.html.HtmlElement]]:
+    """A forum thread's opening post: its author and its chrome (left out of the body).
+
+    Only an author that the markup names (class words, itemprop=author) or cites counts: the
+    opening post is long, and unlike a comment's, its first link or bold words are seldom
+    its author.
+    """
+    hints = [(e, _parts(markup.words(e)), e in markup.authors) for e in _outside(item, set())]
+    author = _first(hints, AUTHOR)
+    if author is None:
+        author = next(iter(item.iter("cite")), None)
+    author = author if author is not None and _short(author) else None
+    _, _, raw = _time(item, hints, now)  # a time of its own may be the article's dateline
+    name = " ".join(text_of(author).split()) if author is not None else ""
+    return name or None, _chrome(item, hints, author, None, raw)
 
 
 def _name_like(element: lxml.html.HtmlElement) -> bool:
@@ -410,14 +421,43 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
     hints = [(e, _parts(words(e)), e in authors) for e in _outside(item, nested)]
     author = _author(item, hints)
     stamp, when, raw = _time(item, hints, now)
-    drop = set(nested) | {e for e in (author, stamp) if e is not None}
-    drop |= {e for e, parts, _ in hints
-             if parts[CHROME] and e.tag not in ("p", "blockquote") and _short(e)}
+    drop = set(nested) | _chrome(item, hints, author, stamp, raw)
     text = render.to_text([item], drop)
     if len(text) < MIN_COMMENT_CHARS:
         return None
     name = " ".join(text_of(author).split()) if author is not None else None
     return CommentData(text=text, author=name or None, published_at=when, published_raw=raw)
+
+
+def _chrome(item: lxml.html.HtmlElement, hints: list[tuple], author, stamp,
+            raw: str | None) -> set[lxml.html.HtmlElement]:
+    """What a post or comment shows besides its text: its author and time elements, short
+    elements named as chrome (reply, vote, signature), and lines of forum furniture."""
+    drop = {e for e in (author, stamp) if e is not None}
+    drop |= {e for e, parts, _ in hints
+             if parts[CHROME] and e.tag not in ("p", "blockquote") and _short(e)}
+    return drop | _furniture(item, hints, author, raw)
+
+
+def _furniture(item: lxml.html.HtmlElement, hints: list[tuple], author,
+               raw: str | None) -> set[lxml.html.HtmlElement]:
+    """Elements whose text, less the author's name and the time, is only forum furniture:
+    a floor label and the time ("楼主 发表于 …"), the author's cell ("张三 积分：935").
+    Chinese forums name none of it in their markup; asked only where such a word stands."""
+    text = text_of(item)
+    if not any(word in text for word in _FURNITURE_CUES):
+        return set()
+    known = [t for t in (text_of(author).strip() if author is not None else "", raw) if t]
+    found: set[lxml.html.HtmlElement] = set()
+    for element, _, _ in hints:
+        line = text_of(element)
+        if len(line) > MAX_NAME_CHARS or found and any(a in found for a in element.iterancestors()):
+            continue
+        for part in known:
+            line = line.replace(part, "")
+        if line.strip() and _FURNITURE.fullmatch(line):
+            found.add(element)
+    return found
 
 
 def parse_section(

@@ -186,3 +186,25 @@ def test_every_section_word_holds_a_stem_of_the_pre_test() -> None:
     words = re.search(r"\(\?:(.*?)\)\(\?=", _SECTION.pattern).group(1).split("|")
     assert len(words) >= 10
     assert all(any(stem in word for stem in _SECTION_STEMS) for word in words), words
+
+
+def test_a_short_opening_post_is_the_body_without_the_thread_chrome_around_it() -> None:
+    """The title, stats line and reply box around a short first post outweighed it in the
+    density frame; a thread's body is now looked for in its opening post alone."""
+    posts = "".join(
+        f'<table class="post"><tr><td class="pls"><div class="user"><a href="/u">user{i}</a>'
+        f'</div><div class="level">积分：{100 + i}</div></td><td class="plc"><div class="pi">'
+        f'<strong>{i}楼</strong> 发表于 2023-05-0{i % 9 + 1} 10:00</div><div class="t_f">'
+        f'<p>{"说到爬山，体验还不错。" if i == 0 else OPENING}第{i}楼。</p></div>'
+        f'<div class="sign">生活不止眼前的苟且。</div></td></tr></table>' for i in range(8))
+    html = f"""<html><head><title>周末去爬山 - 示例论坛</title></head><body>
+    <div class="nav"><a href="/">论坛首页</a></div><div class="wrap">
+    <div class="head"><h1>周末去爬山</h1><span class="stats">查看：4982 | 回复：7</span></div>
+    {posts}<div class="reply-box">快速回复：请先登录后发帖。</div></div></body></html>"""
+    art = extract_article(load_document(html.encode(), fetched_at=NOW))
+    assert "第0楼" in art.content_text and "第1楼" not in art.content_text
+    for chrome in ("查看：4982", "快速回复", "发表于"):
+        assert chrome not in art.content_text
+    assert len(art.comments) == 7 and art.author == "user0"
+    reply = art.comments[0]  # a reply's floor label, counters and signature are no text
+    assert (reply.author, reply.text) == ("user1", OPENING + "第1楼。")

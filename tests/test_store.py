@@ -3,6 +3,7 @@ The set-wise batch is also written to SQLite, the embedded default of a first ru
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,9 @@ from crawler.migrate import upgrade
 from models import Article, Comment, ListRecord, Page
 from models.db import session_factory
 from models.store import finish_run, save_pages, start_run, stored_page_types
+from pipelines.document import load_document
+from pipelines.process import process_document
+from pipelines.stored import FetchFacts, stored_page
 from tests.factories import article_page, list_page
 
 URL = "https://news.example.cn/2026/11/20/1.html"
@@ -128,3 +132,23 @@ def test_crawl_run_start_and_finish(pg_url: str) -> None:
         run = session.get(CrawlRun, run_id)
         assert run.status == "finished" and run.stats == {"pages/new": 3}
         assert run.finished_at >= run.started_at
+
+
+def test_a_chinese_pages_time_is_stored_as_the_instant_it_names(pg_url: str) -> None:
+    """"发布时间：2023-05-01 10:00" on a Chinese page is 02:00 UTC; written without a zone,
+    PostgreSQL read it in its session's zone and stored it eight hours late."""
+    html = ("<html><head><title>市场改造全面完成</title></head><body><h1>市场改造全面完成</h1>"
+            "<div class='info'>发布时间：2023-05-01 10:00　来源：示例日报</div>"
+            + "<p>本市的便民菜市场改造工作已经全面完成，市民买菜更加方便，指标平稳。</p>" * 4
+            + "</body></html>")
+    url = "https://example.com/news/1.html"
+    doc = load_document(html.encode(), url=url)
+    result = process_document(doc, forced_type="news")
+    facts = FetchFacts(url=url, final_url=url, status=200, fetched_at=doc.fetched_at,
+                       encoding="utf-8")
+    sessions = session_factory(pg_url)
+    with sessions.begin() as session:
+        save_pages(session, [stored_page(facts, result)])
+    with sessions() as session:
+        stored = session.scalars(select(Article.published_at)).one()
+    assert stored == datetime(2023, 5, 1, 2, 0, tzinfo=UTC)

@@ -60,6 +60,14 @@ def _around(element: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
     return beside
 
 
+def _read_lines(found: density.DensityResult, removed: set, text: str,
+                opening: comments.OpeningPost | None) -> set[lxml.html.HtmlElement]:
+    """What the metadata was read from inside the body, which is not the article: byline,
+    date and breadcrumb lines, a thread's post header and its starter's cell."""
+    lines = field_lines(found.content, found.stats, removed) if has_cn_labels(text) else set()
+    return (lines | (opening.chrome if opening else set())) - removed
+
+
 @contextmanager
 def _no_cycle_collection() -> Iterator[None]:
     """Pause the cyclic garbage collector for one page.
@@ -106,21 +114,21 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     text = render.to_text(found.content, removed)
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
                             found.stats)
-    # what the metadata was read from is not the article: byline, date and breadcrumb lines,
-    # a thread's post header and its starter's cell
-    starter, chrome = comments.opening_post(posts[0], doc.fetched_at, markup) if posts else (
-        None, set())
-    leave_out = chrome | (field_lines(found.content, found.stats, removed)
-                          if has_cn_labels(text) else set())
-    if leave_out - removed:
-        removed |= leave_out
+    zone = page_zone(doc.url, meta.language)
+    opening = (comments.opening_post(posts[0], local_now(doc.fetched_at, zone), markup)
+               if posts else None)
+    read = _read_lines(found, removed, text, opening)
+    if read:
+        removed |= read
         text = render.to_text(found.content, removed)
+    # a thread names its starter and time in the opening post, seldom in a byline line
+    by_post = meta.published_at is None and opening is not None and opening.when is not None
     return ArticleData(
         title=meta.title, source=meta.source,
-        author=meta.author or starter,  # a thread names its starter in the opening post
-        published_at=meta.published_at, published_raw=meta.published_raw,
+        author=meta.author or (opening.author if opening else None),
+        published_at=localise(opening.when, zone) if by_post else meta.published_at,
+        published_raw=opening.raw if by_post else meta.published_raw,
         language=meta.language, content_text=text,
         content_html=render.to_html(found.content, removed),
-        comments=_comments(sections, replies, doc.fetched_at, groups, markup,
-                           page_zone(doc.url, meta.language)),
+        comments=_comments(sections, replies, doc.fetched_at, groups, markup, zone),
     )

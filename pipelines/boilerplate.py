@@ -23,6 +23,7 @@ from pipelines.page_text import by_first_letter, text_of
 
 # Semantic tags that never hold the article body.
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "form", "menu", "dialog", "figcaption"})
+PAGE_FORM_SHARE = 0.5  # of the page's text, held by a <form> that is the page, not a widget
 # Class/id words of page furniture (matched as whole tokens, split on - _ and case changes).
 _NOISE_WORDS = (
     "nav", "navbar", "navigation", "menu", "submenu", "breadcrumbs?", "crumbs?", "sidebar",
@@ -342,4 +343,11 @@ def find_noise(markup: Markup) -> list[lxml.html.HtmlElement]:
     found.update(markup.body.iterdescendants(*NOISE_TAGS))
     candidates = sorted(found, key=markup.position)  # as _noise, asked by name, not per row
     holders = markup.holders(*_KEEP_INSIDE)
-    return outermost(markup, candidates, lambda e: e not in holders)
+    return outermost(markup, candidates,
+                     lambda e: e not in holders and not _wraps_page(markup, e))
+
+
+def _wraps_page(markup: Markup, element: lxml.html.HtmlElement) -> bool:
+    """A <form> around most of the page's text is the page itself (ASP.NET WebForms pages,
+    common on government and forum sites, wrap everything in one), not a search box."""
+    return element.tag == "form" and len(text_of(element)) >= PAGE_FORM_SHARE * len(markup.text())

@@ -19,6 +19,7 @@ from collections.abc import Collection
 from datetime import datetime
 from functools import lru_cache
 from operator import itemgetter
+from typing import NamedTuple
 
 import lxml.html
 from lxml import etree
@@ -361,9 +362,18 @@ def _author(item: lxml.html.HtmlElement, hints: list[tuple]) -> lxml.html.HtmlEl
     return found if found is not None and _short(found) else None
 
 
-def opening_post(item: lxml.html.HtmlElement, now: datetime,
-                 markup: Markup) -> tuple[str | None, set[lxml.html.HtmlElement]]:
-    """A forum thread's opening post: its author and its chrome (left out of the body).
+class OpeningPost(NamedTuple):
+    """What a forum thread's opening post says besides its text, and its chrome."""
+
+    author: str | None
+    when: datetime | None
+    raw: str | None
+    chrome: set[lxml.html.HtmlElement]
+
+
+def opening_post(item: lxml.html.HtmlElement, now: datetime, markup: Markup) -> OpeningPost:
+    """A forum thread's opening post: its author, its time and its chrome (left out of the
+    body; its time element stays, which on a news page read as posts is the dateline).
 
     Only an author that the markup names (class words, itemprop=author) or cites counts: the
     opening post is long, and unlike a comment's, its first link or bold words are seldom
@@ -374,9 +384,9 @@ def opening_post(item: lxml.html.HtmlElement, now: datetime,
     if author is None:
         author = next(iter(item.iter("cite")), None)
     author = author if author is not None and _short(author) else None
-    _, _, raw = _time(item, hints, now)  # a time of its own may be the article's dateline
+    _, when, raw = _time(item, hints, now)
     name = " ".join(text_of(author).split()) if author is not None else ""
-    return name or None, _chrome(item, hints, author, None, raw)
+    return OpeningPost(name or None, when, raw, _chrome(item, hints, author, None, raw))
 
 
 def _name_like(element: lxml.html.HtmlElement) -> bool:
@@ -395,14 +405,28 @@ def _time(item: lxml.html.HtmlElement, hints: list[tuple], now: datetime):
     named = _first(hints, TIME)
     if named is not None and (found := _date_of(named, now)):
         return named, found[0], found[1]
-    found = find_date(text_of(item)[:200], now)  # an unnamed date line near the top
+    found = find_date(_opening(item, 200), now)  # an unnamed date line near the top
     return (None, found[0], found[1]) if found else (None, None, None)
+
+
+def _opening(item: lxml.html.HtmlElement, chars: int) -> str:
+    """The item's text as far as its first `chars` characters, a space between the texts of
+    neighbouring elements: a post header's name, date and time often stand side by side,
+    and run together ("macbacchi28.09.1912:44") they read as no date, or as the year 1912."""
+    pieces: list[str] = []
+    size = 0
+    for piece in item.itertext():
+        pieces.append(piece[: chars - size])
+        size += len(pieces[-1])
+        if size >= chars:
+            break
+    return " ".join(pieces)
 
 
 def _date_of(stamp: lxml.html.HtmlElement, now: datetime) -> tuple[datetime, str] | None:
     """The date of an element that carries one: its datetime attribute, title, else text."""
     return (find_date(stamp.get("datetime") or "", now)
-            or find_date(stamp.get("title") or "", now) or find_date(text_of(stamp), now))
+            or find_date(stamp.get("title") or "", now) or find_date(_opening(stamp, 200), now))
 
 
 def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
@@ -505,7 +529,8 @@ def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
     if len(text.strip()) < MIN_POST_CHARS:
         return False
     links = sum(len(text_of(a)) for a in member.iter("a"))
-    return links < MAX_POST_LINK_SHARE * len(text) and find_date(text[:300], now) is not None
+    return links < MAX_POST_LINK_SHARE * len(text) and find_date(_opening(member, 300),
+                                                                  now) is not None
 
 
 def find_posts(markup: Markup, now: datetime, groups: list[list]) -> list[lxml.html.HtmlElement]:

@@ -208,3 +208,28 @@ def test_a_short_opening_post_is_the_body_without_the_thread_chrome_around_it() 
     assert len(art.comments) == 7 and art.author == "user0"
     reply = art.comments[0]  # a reply's floor label, counters and signature are no text
     assert (reply.author, reply.text) == ("user1", OPENING + "第1楼。")
+
+
+def _webforms_thread() -> str:
+    """An ASP.NET WebForms thread: the whole page inside one <form>, each post header's
+    name, date and time in elements side by side, nothing between them."""
+    posts = "".join(
+        f'<div class="Post"><div class="Info"><span class="AccountName">user{i}</span>'
+        f'<span class="Time"><span>2{i}.09.19</span><span>12:4{i}</span></span></div>'
+        f'<div class="Text">{"Seit dem Update auf iOS 13 habe ich keinen Zugriff mehr. " * 3}'
+        f"Beitrag {i}.</div></div>" for i in range(6))
+    return f"""<html><head><title>Kein App Store mehr - Forum</title></head><body>
+    <form method="post" action="./thread.aspx"><div class="nav"><a href="/">Forum</a></div>
+    <h2>Kein App Store mehr</h2>{posts}<div class="footer">Impressum</div></form>
+    </body></html>"""
+
+
+def test_a_thread_inside_a_page_wide_form_keeps_its_body_and_reads_glued_times() -> None:
+    art = extract_article(load_document(_webforms_thread().encode(), fetched_at=NOW,
+                                        url="https://www.example.de/forum/1.aspx"))
+    assert "Beitrag 0." in art.content_text and "Beitrag 1." not in art.content_text
+    assert art.author == "user0"
+    berlin = ZoneInfo("Europe/Berlin")
+    assert art.published_at == datetime(2019, 9, 20, 12, 40, tzinfo=berlin)  # not 1912
+    assert [c.published_at for c in art.comments][:2] == [
+        datetime(2019, 9, 21, 12, 41, tzinfo=berlin), datetime(2019, 9, 22, 12, 42, tzinfo=berlin)]

@@ -45,9 +45,10 @@ _SECTION = re.compile(
 _SECTION_STEMS = ("comment", "respond", "replies", "discussion", "disqus", "pinglun", "huifu",
                   "talk", "feedback", "reactions")
 _SECTION_CJK = ("评论", "回复", "留言")
-# Named like a comment section but only a counter, a link or a sidebar list of recent comments.
-_NOT_SECTION = re.compile(r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total",
-                          re.I)
+# Named like a comment section but only a counter, a link, a sidebar list of recent comments
+# or the bar of who liked a post ("reactionsBar": names, no comments).
+_NOT_SECTION = re.compile(r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total|"
+                          r"reactions[\s_-]?bar|likes?[\s_-]?bar", re.I)
 # A whole heading that announces comments: "3 Responses to “X”", "Comments (3)", 网友评论(12).
 _HEADING = re.compile(
     r"(?:(?:\d+|no|one|two|three)\s+)?(?:comments?|responses?|replies|thoughts|reactions|"

@@ -233,3 +233,12 @@ def test_a_thread_inside_a_page_wide_form_keeps_its_body_and_reads_glued_times()
     assert art.published_at == datetime(2019, 9, 20, 12, 40, tzinfo=berlin)  # not 1912
     assert [c.published_at for c in art.comments][:2] == [
         datetime(2019, 9, 21, 12, 41, tzinfo=berlin), datetime(2019, 9, 22, 12, 42, tzinfo=berlin)]
+
+
+def test_the_bar_of_who_liked_a_post_is_no_comment_section() -> None:
+    names = ", ".join(f'<a href="/m/{i}"><bdi>reader number {i}</bdi></a>' for i in range(3))
+    html = BLOG.replace("</article>", '</article><div class="reactionsBar js-reactionsList">'
+                                      f"<span>Reactions:</span> {names}</div>")
+    authors = [c.author for c in extract_article(load_document(html.encode(), fetched_at=NOW)
+                                                 ).comments]
+    assert authors == ["reader0", "reader1", "reader2"]

@@ -44,7 +44,8 @@ from pipelines.results import ARTICLE_TYPES
 
 SHARED = Path(os.environ.get("SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 DEMO_SET = "demo-site"
-SETS = ("article-bench", "dragnet-dev", "metadata-dev", DEMO_SET)
+SHARED_SETS = ("article-bench", "dragnet-dev", "metadata-dev")  # in ../shared/data
+SETS = (*SHARED_SETS, DEMO_SET)
 SYSTEMS = ("ours", "trafilatura", "readability", "gne")
 DEMO_ORIGIN = "http://127.0.0.1:8000"
 

@@ -29,7 +29,7 @@ import numpy as np
 from lxml.html import document_fromstring
 from sklearn.model_selection import StratifiedGroupKFold
 
-from bench.articles import SETS as ARTICLE_SETS
+from bench.articles import SHARED_SETS as ARTICLE_SETS
 from pipelines.document import Document, load_document
 from pipelines.pagetype import classify_page
 from pipelines.pagetype.features import extract_features, scanned_features

@@ -120,13 +120,21 @@ def run_readability(html: bytes, url: str | None) -> Output:
     return Output(body=body, ms=ms, title=document.short_title())
 
 
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+
+
 def run_gne(html: bytes, url: str | None) -> Output:
-    """GNE's body, title, author and publish time (its raw string, read to a day here)."""
+    """GNE's body, title, author and publish time (its raw string, read to a day here). It
+    takes decoded text without an XML declaration (lxml refuses a str that declares an
+    encoding); a page it fails on counts as nothing found."""
     from gne import GeneralNewsExtractor
 
-    text = decode_html(html)[0]
+    text = _XML_DECLARATION.sub("", decode_html(html)[0])
     start = time.perf_counter()
-    found = GeneralNewsExtractor().extract(text)
+    try:
+        found = GeneralNewsExtractor().extract(text)
+    except Exception:  # noqa: BLE001 - a peer's crash on one page is an empty result
+        found = {}
     ms = (time.perf_counter() - start) * 1000
     when = parse_date(found.get("publish_time"))
     return Output(body=found.get("content") or "", ms=ms, title=found.get("title"),

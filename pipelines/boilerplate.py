@@ -131,6 +131,7 @@ class Markup:
     _positions: dict[lxml.html.HtmlElement, int] | None = field(default=None, repr=False)
     _names: tuple[list[str], list[str], str] | None = field(default=None, repr=False)
     _text: str | None = field(default=None, repr=False)
+    _holds: dict[tuple[str, ...], bool] = field(default_factory=dict, repr=False)
 
     def position(self, element: lxml.html.HtmlElement) -> int | None:
         """Document-order index of an element under <body>; None for any other element."""
@@ -152,6 +153,13 @@ class Markup:
         while (child := next(last.iterchildren(etree.Element, reversed=True), None)) is not None:
             last = child
         return first, self.position(last)
+
+    def holds_any(self, words: tuple[str, ...]) -> bool:
+        """Whether the page's text holds any of `words`: asked once a page (a test on the
+        whole text for every comment of a long thread cost more than the comments)."""
+        if words not in self._holds:
+            self._holds[words] = any(word in self.text() for word in words)
+        return self._holds[words]
 
     def text(self) -> str:
         """The whole text under <body>, built once: the forum test and the Chinese-label test

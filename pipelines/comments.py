@@ -18,6 +18,7 @@ import re
 from collections.abc import Collection
 from datetime import datetime
 from functools import lru_cache
+from itertools import islice
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -387,7 +388,8 @@ def opening_post(item: lxml.html.HtmlElement, now: datetime, markup: Markup) -> 
     author = author if author is not None and _short(author) else None
     _, when, raw = _time(item, hints, now)
     name = " ".join(text_of(author).split()) if author is not None else ""
-    return OpeningPost(name or None, when, raw, _chrome(item, hints, author, None, raw))
+    return OpeningPost(name or None, when, raw,
+                       _chrome(item, hints, author, None, raw, markup))
 
 
 def _name_like(element: lxml.html.HtmlElement) -> bool:
@@ -446,7 +448,7 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
     hints = [(e, _parts(words(e)), e in authors) for e in _outside(item, nested)]
     author = _author(item, hints)
     stamp, when, raw = _time(item, hints, now)
-    drop = set(nested) | _chrome(item, hints, author, stamp, raw)
+    drop = set(nested) | _chrome(item, hints, author, stamp, raw, markup)
     text = render.to_text([item], drop)
     if len(text) < MIN_COMMENT_CHARS:
         return None
@@ -455,20 +457,22 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
 
 
 def _chrome(item: lxml.html.HtmlElement, hints: list[tuple], author, stamp,
-            raw: str | None) -> set[lxml.html.HtmlElement]:
+            raw: str | None, markup: Markup | None) -> set[lxml.html.HtmlElement]:
     """What a post or comment shows besides its text: its author and time elements, short
     elements named as chrome (reply, vote, signature), and lines of forum furniture."""
     drop = {e for e in (author, stamp) if e is not None}
     drop |= {e for e, parts, _ in hints
              if parts[CHROME] and e.tag not in ("p", "blockquote") and _short(e)}
-    return drop | _furniture(item, hints, author, raw)
+    return drop | _furniture(item, hints, author, raw, markup)
 
 
-def _furniture(item: lxml.html.HtmlElement, hints: list[tuple], author,
-               raw: str | None) -> set[lxml.html.HtmlElement]:
+def _furniture(item: lxml.html.HtmlElement, hints: list[tuple], author, raw: str | None,
+               markup: Markup | None) -> set[lxml.html.HtmlElement]:
     """Elements whose text, less the author's name and the time, is only forum furniture:
     a floor label and the time ("楼主 发表于 …"), the author's cell ("张三 积分：935").
     Chinese forums name none of it in their markup; asked only where such a word stands."""
+    if markup is not None and not markup.holds_any(_FURNITURE_CUES):
+        return set()  # the page's test spares most pages every item's
     text = text_of(item)
     if not any(word in text for word in _FURNITURE_CUES):
         return set()
@@ -565,10 +569,13 @@ def _follows_headline(markup: Markup, first: lxml.html.HtmlElement) -> bool:
     at = markup.position(first)
     if span is None or at is None or at <= span[1]:
         return False
-    between = [row[0] for row in markup.rows[span[1] + 1: at]]
-    chars = len((headline.tail or "").strip()) + sum(
-        len((e.text or "").strip()) + len((e.tail or "").strip()) for e in between)
-    return chars <= MAX_HEADLINE_GAP_CHARS
+    chars = len((headline.tail or "").strip())
+    for row in islice(markup.rows, span[1] + 1, at):  # stops at the first long text
+        element = row[0]
+        chars += len((element.text or "").strip()) + len((element.tail or "").strip())
+        if chars > MAX_HEADLINE_GAP_CHARS:
+            return False
+    return True
 
 
 def _big_enough(markup: Markup, groups: list[list], wanted: float) -> list[list]:

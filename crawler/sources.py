@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -10,6 +11,9 @@ from sqlalchemy import select
 
 from models.crawl import Source
 from models.db import session_factory
+from pipelines.zones import zone_named
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,7 @@ class CrawlTarget:
     max_depth: int = 3
     source_id: int | None = None
     page_type_rules: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    timezone: str | None = None  # the zone the site writes its times in, where pages don't say
 
 
 def split_list(value: str | None) -> tuple[str, ...]:
@@ -53,6 +58,8 @@ def adhoc_source(target: CrawlTarget, database_url: str | None) -> int:
             source = Source(name=name, start_urls=[], allowed_domains=[], page_type_rules=[],
                             settings={})
             session.add(source)
+        if target.timezone:
+            source.settings = {**(source.settings or {}), "timezone": target.timezone}
         source.start_urls = list(target.start_urls)
         source.allowed_domains = list(target.allowed_domains)
         source.max_pages, source.max_depth = target.max_pages, target.max_depth
@@ -65,4 +72,16 @@ def _target(source: Source) -> CrawlTarget:
     return CrawlTarget(start_urls=urls, allowed_domains=tuple(source.allowed_domains)
                        or hosts_of(urls), max_pages=source.max_pages or 0,
                        max_depth=source.max_depth if source.max_depth is not None else 3,
-                       source_id=source.id, page_type_rules=tuple(source.page_type_rules))
+                       source_id=source.id, page_type_rules=tuple(source.page_type_rules),
+                       timezone=_timezone(source))
+
+
+def _timezone(source: Source) -> str | None:
+    """The source's `timezone` setting; a name no zone has is logged and left out (the
+    pages' own domains and languages then decide), not a crawl lost to a typo."""
+    name = (source.settings or {}).get("timezone")
+    try:
+        return name and zone_named(name).key
+    except ValueError as error:
+        logger.error("source %s: %s; its pages' times are read without it", source.name, error)
+        return None

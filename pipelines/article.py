@@ -113,8 +113,8 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     removed |= found.dropped
     text = render.to_text(found.content, removed)
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
-                            found.stats)
-    zone = page_zone(doc.url, meta.language)
+                            found.stats, doc.zone)
+    zone = page_zone(doc.url, meta.language, doc.zone)
     opening = (comments.opening_post(posts[0], local_now(doc.fetched_at, zone), markup)
                if posts else None)
     read = _read_lines(found, removed, text, opening)

@@ -9,10 +9,12 @@ import argparse
 import json
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pipelines.document import load_document
 from pipelines.process import PageResult, process_document
 from pipelines.results import PAGE_TYPES, comment_json, record_json
+from pipelines.zones import zone_named
 
 
 def result_json(result: PageResult) -> dict[str, Any]:
@@ -38,8 +40,8 @@ def result_json(result: PageResult) -> dict[str, Any]:
 
 
 def process_file(path: Path, url: str | None, sibling: Path | None,
-                 forced_type: str | None) -> dict[str, Any]:
-    doc = load_document(path.read_bytes(), url=url)
+                 forced_type: str | None, zone: ZoneInfo | None = None) -> dict[str, Any]:
+    doc = load_document(path.read_bytes(), url=url, zone=zone)
     sibling_doc = load_document(sibling.read_bytes(), url=None) if sibling else None
     return result_json(process_document(doc, sibling_doc, forced_type))
 
@@ -50,10 +52,20 @@ def extract_main(argv: list[str]) -> int:
     parser.add_argument("--url", help="the page's URL (resolves links, feeds URL rules)")
     parser.add_argument("--sibling", type=Path, help="a same-template page, to strip the template")
     parser.add_argument("--type", choices=PAGE_TYPES, help="force the route, skip classification")
+    parser.add_argument("--timezone", type=_zone_argument,
+                        help="the zone the site writes its times in (IANA name), where the "
+                             "page's domain or language does not settle it")
     args = parser.parse_args(argv)
-    result = process_file(args.page, args.url, args.sibling, args.type)
+    result = process_file(args.page, args.url, args.sibling, args.type, args.timezone)
     print(json.dumps(result, ensure_ascii=False))
     return 0
+
+
+def _zone_argument(name: str) -> ZoneInfo:
+    try:
+        return zone_named(name)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
 
 
 def _batch_line(line: str) -> dict[str, Any]:
@@ -62,8 +74,9 @@ def _batch_line(line: str) -> dict[str, Any]:
         task = json.loads(line)
         output["id"] = task.get("id")
         sibling = task.get("sibling_path")
+        zone = zone_named(task["timezone"]) if task.get("timezone") else None
         output.update(process_file(Path(task["path"]), task.get("url"),
-                                   Path(sibling) if sibling else None, task.get("type")))
+                                   Path(sibling) if sibling else None, task.get("type"), zone))
         output["error"] = None
     except Exception as error:  # noqa: BLE001 - one bad page must not stop the batch
         output["error"] = f"{type(error).__name__}: {error}"
@@ -73,7 +86,8 @@ def _batch_line(line: str) -> dict[str, Any]:
 def batch_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m pipelines batch")
     parser.add_argument("input", type=Path,
-                        help='JSONL: {"id", "path", "url"?, "sibling_path"?, "type"?} per line')
+                        help='JSONL: {"id", "path", "url"?, "sibling_path"?, "type"?, '
+                             '"timezone"?} per line')
     args = parser.parse_args(argv)
     with args.input.open(encoding="utf-8") as lines:
         for line in lines:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
 from urllib.parse import urldefrag, urljoin, urlsplit
+from zoneinfo import ZoneInfo
 
 import lxml.html
 from charset_normalizer import from_bytes
@@ -54,6 +55,9 @@ class Document:
     encoding: str
     url: str | None = None
     fetched_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    # the zone the site writes its times in, when the crawl is told (a source's setting);
+    # else the page's country domain or language decide (pipelines.zones)
+    zone: ZoneInfo | None = None
 
     @property
     def body(self) -> lxml.html.HtmlElement:
@@ -234,6 +238,7 @@ def load_document(
     url: str | None = None,
     content_type: str | None = None,
     fetched_at: datetime | None = None,
+    zone: ZoneInfo | None = None,
 ) -> Document:
     """Decode, parse and clean fetched bytes; raises NotHtmlError for binary bodies."""
     if looks_binary(body):
@@ -249,4 +254,5 @@ def load_document(
         encoding=encoding,
         url=url,
         fetched_at=fetched_at or datetime.now(UTC),
+        zone=zone,
     )

@@ -701,17 +701,19 @@ def extract_metadata(
     tree: lxml.html.HtmlElement, body: lxml.html.HtmlElement, url: str | None,
     now: datetime, content_text: str = "", removed: Collection = (), markup: Markup | None = None,
     counted: Mapping[lxml.html.HtmlElement, NodeStats] | None = None,
+    zone: ZoneInfo | None = None,
 ) -> Metadata:
     """Declared values first, the page (outside `removed` blocks) for whatever is missing;
     `markup` is the route's shared table of `body` (read here when not given), `counted`
-    its density counters where the route has them (see page_blocks)."""
+    its density counters where the route has them (see page_blocks), `zone` the zone the
+    crawl was told the site's times are in (else the page's domain or language decide)."""
     found = declared(tree)
     markup = markup or read_markup(body)
     title = pick_title(tree, found, url, markup, content_text)
     cn_labels = has_cn_labels(markup.text())
     language = ((found.language or "").split("-")[0].split("_")[0].lower()
                 or detect_language(content_text))
-    zone = page_zone(url, language)
+    zone = page_zone(url, language, zone)
     clock = Clock(local_now(now, zone), _day_first(found.language or language))
     declared_author, weak = _declared_author(found, url)
     wanted = weak or not declared_author

@@ -11,6 +11,7 @@ import asyncio
 import logging
 from contextlib import nullcontext
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 from lxml.html import HtmlElement
 from scrapy import Request
@@ -26,6 +27,7 @@ from pipelines.results import ARTICLE_TYPES, PageTypeDecision
 from pipelines.siblings import sibling_candidates, url_pattern
 from pipelines.template_cache import TemplateCache
 from pipelines.template_diff import Template, denoise_with_sibling, template_mask
+from pipelines.zones import zone_named
 
 # Siblings jump the queue: a pair compared close in time sees the same template.
 PRIORITY_SIBLING = 200
@@ -49,7 +51,12 @@ class Stage:
 
 
 class DecodeStage(Stage):
-    """Decode and parse once; empty and binary bodies are dropped with a warning."""
+    """Decode and parse once; empty and binary bodies are dropped with a warning. The page
+    carries its source's time zone, where one is set (-a timezone, a Source's settings)."""
+
+    def zone(self, source_id: int | None) -> ZoneInfo | None:
+        name = self.crawler.spider.target_for(source_id).timezone
+        return zone_named(name) if name else None
 
     def process_item(self, item: CrawledPage) -> CrawledPage:
         if not item.body.strip():
@@ -58,7 +65,8 @@ class DecodeStage(Stage):
         try:
             item.document = load_document(item.body, url=item.final_url,
                                           content_type=item.content_type,
-                                          fetched_at=item.fetched_at)
+                                          fetched_at=item.fetched_at,
+                                          zone=self.zone(item.source_id))
         except NotHtmlError as error:
             self.count(item, "pages/skipped_binary")
             raise DropItem(f"{item.url}: {error}") from error

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from functools import cache
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pipelines.page_text import host_of
 
@@ -31,9 +31,21 @@ def _zone(name: str) -> ZoneInfo:
     return ZoneInfo(name)
 
 
-def page_zone(url: str | None, language: str | None) -> ZoneInfo | None:
-    """The zone of the page's country domain, else of its language; None when neither
-    settles one."""
+def zone_named(name: str) -> ZoneInfo:
+    """The IANA zone `name` ("Asia/Hong_Kong"), or a ValueError that says what is wrong."""
+    try:
+        return _zone(name)
+    except (ZoneInfoNotFoundError, ValueError) as error:
+        raise ValueError(f"unknown time zone {name!r} (an IANA name: Asia/Shanghai, "
+                         "Europe/Berlin, UTC …)") from error
+
+
+def page_zone(url: str | None, language: str | None,
+              pinned: ZoneInfo | None = None) -> ZoneInfo | None:
+    """The zone the crawl was told (`pinned`), else the page's country domain's, else its
+    language's; None when none settles one."""
+    if pinned is not None:
+        return pinned
     name = COUNTRY_ZONES.get(host_of(url).rsplit(".", 1)[-1]) or LANGUAGE_ZONES.get(
         (language or "").split("-")[0].lower())
     return _zone(name) if name else None

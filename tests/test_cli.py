@@ -71,3 +71,16 @@ def test_batch_answers_every_line_in_order_and_reports_bad_pages(tmp_path: Path)
     assert out[0]["error"] is None and set(out[0]) >= FIELDS
     assert "FileNotFoundError" in out[1]["error"] and "NotHtmlError" in out[2]["error"]
     assert out[3]["error"] is None and out[4]["error"].startswith("JSONDecodeError")
+
+
+def test_a_sites_time_zone_is_given_by_name_and_a_wrong_name_is_refused(tmp_path: Path) -> None:
+    """Chinese pages are read on Beijing's clock; --timezone pins the zone where the page's
+    domain or language does not settle it (or settles it wrongly)."""
+    page = tmp_path / "a.html"
+    page.write_text(ARTICLE, encoding="utf-8")
+    plain = json.loads(_run("extract", str(page), "--type", "news").stdout)
+    assert plain["published_at"] == "2024-05-01T10:00:00+08:00"
+    pinned = _run("extract", str(page), "--type", "news", "--timezone", "Europe/Berlin")
+    assert json.loads(pinned.stdout)["published_at"] == "2024-05-01T10:00:00+02:00"
+    wrong = _run("extract", str(page), "--timezone", "Mars/Olympus_Mons")
+    assert wrong.returncode == 2 and "unknown time zone 'Mars/Olympus_Mons'" in wrong.stderr

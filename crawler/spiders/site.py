@@ -35,6 +35,7 @@ from crawler.sources import CrawlTarget, adhoc_source, hosts_of, split_list, tar
 from crawler.urls import canonical_or_none, normalise_url
 from models.db import session_factory
 from models.store import finish_run, stored_page_types
+from pipelines.zones import zone_named
 
 # Priorities: higher is fetched sooner. Fresh list records and pagination lead.
 PRIORITY_START = 100
@@ -47,17 +48,21 @@ _SKIPPED_TYPES = (b"image/", b"audio/", b"video/", b"application/pdf", b"applica
 
 class SiteSpider(RedisMixin, scrapy.Spider):
     """-a start_urls=URL[,URL…] | -a source=NAME, optional -a max_pages=N -a depth=N
-    -a allowed_domains=HOST[,HOST…]. With REDIS_URL set and no arguments: a worker
-    that takes whatever the shared queue holds."""
+    -a allowed_domains=HOST[,HOST…] -a timezone=ZONE (the IANA zone the sites write their
+    times in, where a page's domain or language does not settle it). With REDIS_URL set and
+    no arguments: a worker that takes whatever the shared queue holds."""
 
     name = "site"
     ledger: RunLedger | None = None  # set by the cluster scheduler in distributed mode
 
     def __init__(self, start_urls: str = "", source: str | None = None,
                  max_pages: str | int | None = None, depth: str | int | None = None,
-                 allowed_domains: str = "", **kwargs: Any) -> None:
+                 allowed_domains: str = "", timezone: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._arguments = (start_urls, source, max_pages, depth, allowed_domains)
+        if timezone:
+            zone_named(timezone)  # a wrong name fails the crawl at once, not page by page
+        self._arguments = (start_urls, source, max_pages, depth, allowed_domains, timezone)
         self._targets: dict[int | None, CrawlTarget] = {}
         self._requested: set[str] = set()
         self._known_pages = KnownDetailPages(self._stored_types)
@@ -79,7 +84,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         return spider
 
     def _plan(self, start_urls: str, source: str | None, max_pages: str | int | None,
-              depth: str | int | None, allowed_domains: str) -> CrawlTarget | None:
+              depth: str | int | None, allowed_domains: str,
+              timezone: str | None) -> CrawlTarget | None:
         base = target_from_source(source, self.database_url) if source else None
         urls = split_list(start_urls) or (base.start_urls if base else ())
         if not urls:
@@ -92,6 +98,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             max_depth=int(depth) if depth is not None else (base.max_depth if base else 3),
             source_id=base.source_id if base else None,
             page_type_rules=base.page_type_rules if base else (),
+            timezone=timezone or (base.timezone if base else None),
         )
         self._targets[target.source_id] = target
         return target

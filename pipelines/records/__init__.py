@@ -32,10 +32,11 @@ def _base_url(doc: Document) -> str | None:
 
 
 def _zone(doc: Document) -> ZoneInfo | None:
-    """The page's time zone, from its country domain or language: the declared one, else
-    the script of its <title> (a list page's text is mostly other pages' titles)."""
+    """The page's time zone: the crawl's for its site, else from its country domain or
+    language (the declared one, else the script of its <title>: a list page's text is
+    mostly other pages' titles)."""
     language = doc.tree.get("lang") or detect_language(doc.tree.findtext(".//title") or "")
-    return page_zone(doc.url, language)
+    return page_zone(doc.url, language, doc.zone)
 
 
 def mine_records(doc: Document, params: RecordMiningParams = RECORD_MINING) -> ListData:

@@ -277,3 +277,18 @@ def test_a_link_without_a_canonical_form_costs_its_page_no_other_link(pg_url: st
     assert [r.url for r in requests] == ["http://a.cn/?p=2", "http://a.cn/r.html",
                                          "http://a.cn/1.html", "http://a.cn/2.html"]
     assert not asyncio.run(spider.follow_up(item, [], None, links))  # all requested now
+
+
+def test_stored_times_are_read_on_the_sites_clock(pg_url: str, tmp_path: Path) -> None:
+    """The demo's Chinese pages write Beijing time without a zone; a crawl told the site's
+    zone (-a timezone) stores the times as written, on that clock."""
+    with DemoServer() as server:
+        truth = server.site.ground_truth()
+        done = run_crawl(server.url + "/news/china/", pg_url, tmp_path, "-a", "depth=1",
+                         "-a", "max_pages=6", "-a", "timezone=UTC")
+    assert done.returncode == 0, done.stderr[-3000:]
+    articles = [(url, page.article) for url, page in stored(pg_url).items() if page.article]
+    assert articles
+    for url, article in articles:
+        written = truth[url.removeprefix(server.url)]["published_raw"]  # "2026-10-01 06:01"
+        assert article.published_at == datetime.fromisoformat(written).replace(tzinfo=UTC)

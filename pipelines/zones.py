@@ -47,7 +47,7 @@ def page_zone(url: str | None, language: str | None,
     if pinned is not None:
         return pinned
     name = COUNTRY_ZONES.get(host_of(url).rsplit(".", 1)[-1]) or LANGUAGE_ZONES.get(
-        (language or "").split("-")[0].lower())
+        (language or "").replace("_", "-").split("-")[0].lower())  # zh-CN, zh_CN, ZH
     return _zone(name) if name else None
 
 

@@ -18,11 +18,12 @@ import lxml.html
 
 from pipelines import boilerplate, comments, density, render
 from pipelines.cn_fields import field_lines, has_cn_labels
+from pipelines.dates import find_date
 from pipelines.document import Document
 from pipelines.metadata import extract_metadata
 from pipelines.params import DENSITY, DensityParams
 from pipelines.results import ArticleData, CommentData
-from pipelines.zones import local_now, localise, page_zone
+from pipelines.zones import local_now, localise
 
 
 def _comments(sections: list, replies: list, now: datetime, groups: list,
@@ -60,12 +61,22 @@ def _around(element: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
     return beside
 
 
-def _read_lines(found: density.DensityResult, removed: set, text: str,
+def _read_lines(found: density.DensityResult, removed: set, markup: boilerplate.Markup,
                 opening: comments.OpeningPost | None) -> set[lxml.html.HtmlElement]:
-    """What the metadata was read from inside the body, which is not the article: byline,
-    date and breadcrumb lines, a thread's post header and its starter's cell."""
-    lines = field_lines(found.content, found.stats, removed) if has_cn_labels(text) else set()
+    """What the metadata reads inside the body, which is not the article: byline, date and
+    breadcrumb lines, a thread's post header and its starter's cell."""
+    lines = (field_lines(found.content, found.stats, removed) if has_cn_labels(markup.text())
+             else set())
     return (lines | (opening.chrome if opening else set())) - removed
+
+
+def _posted(opening: comments.OpeningPost | None, fetched_at: datetime,
+            zone: ZoneInfo | None) -> tuple[datetime, str] | None:
+    """The opening post's time on the page's clock, with its text as written."""
+    if opening is None or not opening.raw:
+        return None
+    found = find_date(opening.raw, local_now(fetched_at, zone))
+    return (localise(found[0], zone), found[1]) if found else None
 
 
 @contextmanager
@@ -111,24 +122,21 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     removed |= set(boilerplate.find_noise(markup))
     found = _body(doc, removed, posts, params, markup)
     removed |= found.dropped
-    text = render.to_text(found.content, removed)
+    opening = comments.opening_post(posts[0], doc.fetched_at, markup) if posts else None
+    # the metadata reads byline lines and a thread's post header; the body leaves them out
+    read = _read_lines(found, removed, markup, opening)
+    text = render.to_text(found.content, removed | read)
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
                             found.stats, doc.zone)
-    zone = page_zone(doc.url, meta.language, doc.zone)
-    opening = (comments.opening_post(posts[0], local_now(doc.fetched_at, zone), markup)
-               if posts else None)
-    read = _read_lines(found, removed, text, opening)
-    if read:
-        removed |= read
-        text = render.to_text(found.content, removed)
+    removed |= read
     # a thread names its starter and time in the opening post, seldom in a byline line
-    by_post = meta.published_at is None and opening is not None and opening.when is not None
+    by_post = _posted(opening, doc.fetched_at, meta.zone) if not meta.published_at else None
     return ArticleData(
         title=meta.title, source=meta.source,
         author=meta.author or (opening.author if opening else None),
-        published_at=localise(opening.when, zone) if by_post else meta.published_at,
-        published_raw=opening.raw if by_post else meta.published_raw,
+        published_at=by_post[0] if by_post else meta.published_at,
+        published_raw=by_post[1] if by_post else meta.published_raw,
         language=meta.language, content_text=text,
         content_html=render.to_html(found.content, removed),
-        comments=_comments(sections, replies, doc.fetched_at, groups, markup, zone),
+        comments=_comments(sections, replies, doc.fetched_at, groups, markup, meta.zone),
     )

@@ -354,22 +354,28 @@ def _first(hints: list[tuple], part: int):
     return None
 
 
-def _author(item: lxml.html.HtmlElement, hints: list[tuple]) -> lxml.html.HtmlElement | None:
-    """Named as the author, else a <cite>, else the first short link or bold name in the item."""
+def _author(item: lxml.html.HtmlElement, hints: list[tuple],
+            loose: bool = True) -> lxml.html.HtmlElement | None:
+    """Named as the author, else a <cite>, else (`loose`) the first short link or bold name
+    in the item."""
     found = _first(hints, AUTHOR)
     if found is None:
         found = next(iter(item.iter("cite")), None)
-    if found is None:
+    if found is None and loose:
         found = next((e for e in item.iter("a", "b", "strong") if _name_like(e)), None)
     return found if found is not None and _short(found) else None
+
+
+def _name(author: lxml.html.HtmlElement | None) -> str | None:
+    """The author element's text, its spaces collapsed."""
+    return " ".join(text_of(author).split()) or None if author is not None else None
 
 
 class OpeningPost(NamedTuple):
     """What a forum thread's opening post says besides its text, and its chrome."""
 
     author: str | None
-    when: datetime | None
-    raw: str | None
+    raw: str | None  # its time as written, for the caller to read on the page's clock
     chrome: set[lxml.html.HtmlElement]
 
 
@@ -382,14 +388,9 @@ def opening_post(item: lxml.html.HtmlElement, now: datetime, markup: Markup) -> 
     its author.
     """
     hints = [(e, _parts(markup.words(e)), e in markup.authors) for e in _outside(item, set())]
-    author = _first(hints, AUTHOR)
-    if author is None:
-        author = next(iter(item.iter("cite")), None)
-    author = author if author is not None and _short(author) else None
-    _, when, raw = _time(item, hints, now)
-    name = " ".join(text_of(author).split()) if author is not None else ""
-    return OpeningPost(name or None, when, raw,
-                       _chrome(item, hints, author, None, raw, markup))
+    author = _author(item, hints, loose=False)
+    _, _, raw = _time(item, hints, now)
+    return OpeningPost(_name(author), raw, _chrome(item, hints, author, None, raw, markup))
 
 
 def _name_like(element: lxml.html.HtmlElement) -> bool:
@@ -414,8 +415,9 @@ def _time(item: lxml.html.HtmlElement, hints: list[tuple], now: datetime):
 
 def _opening(item: lxml.html.HtmlElement, chars: int) -> str:
     """The item's text as far as its first `chars` characters, a space between the texts of
-    neighbouring elements: a post header's name, date and time often stand side by side,
-    and run together ("macbacchi28.09.1912:44") they read as no date, or as the year 1912."""
+    neighbouring elements: a post header's name, date and time often stand side by side, and
+    run together a name ending in digits hides the date ("Rainer55518.10.19"), a date hides
+    its time ("August 9th, 20122:13 pm")."""
     pieces: list[str] = []
     size = 0
     for piece in item.itertext():
@@ -452,8 +454,7 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
     text = render.to_text([item], drop)
     if len(text) < MIN_COMMENT_CHARS:
         return None
-    name = " ".join(text_of(author).split()) if author is not None else None
-    return CommentData(text=text, author=name or None, published_at=when, published_raw=raw)
+    return CommentData(text=text, author=_name(author), published_at=when, published_raw=raw)
 
 
 def _chrome(item: lxml.html.HtmlElement, hints: list[tuple], author, stamp,

@@ -69,12 +69,13 @@ _EN_DMY = re.compile(
     re.I,
 )
 # European numeric day.month.year: 28.01.2022, 28. 1. 2022 14:30, and 28.01.22 (two digits
-# each, so that version numbers such as 1.2.3 are not read as dates).
+# each, so that version numbers such as 1.2.3 are not read as dates). A two-digit year run
+# into its time, as elements side by side give it ("28.09.1912:44"), is no year 1912.
 _DMY = re.compile(
-    r"(?<![\d.])(?P<d>\d{1,2})\.\s?(?P<m>\d{1,2})\.\s?(?P<y>(?:19|20)\d{2})(?![\d.])"
+    r"(?<![\d.])(?P<d>\d{1,2})\.\s?(?P<m>\d{1,2})\.\s?(?P<y>(?:19|20)\d{2})(?![\d.]|:\d)"
     r"(?:,?\s+(?:um\s+)?(?P<H>\d{1,2}):(?P<M>\d{2}))?"
-    r"|(?<![\d.])(?P<d2>\d{2})\.(?P<m2>\d{2})\.(?P<y2>\d{2})(?![\d.])"
-    r"(?:,?\s+(?:um\s+)?(?P<H2>\d{1,2}):(?P<M2>\d{2}))?"
+    r"|(?<![\d.])(?P<d2>\d{2})\.(?P<m2>\d{2})\.(?P<y2>\d{2})(?:(?=\d{2}:\d{2})|(?![\d.]))"
+    r"(?:,?\s*(?:um\s+)?(?P<H2>\d{1,2}):(?P<M2>\d{2}))?"
 )
 # Slashed numeric dates with the year last: 10/19/2019 is month first (US use) unless the
 # caller says the page is day-first (10/05/2022 on a Spanish page); when the first number

@@ -154,6 +154,7 @@ class Metadata:
     published_at: datetime | None = None
     published_raw: str | None = None
     language: str | None = None
+    zone: ZoneInfo | None = None  # the clock the page's zone-less times were read on
 
 
 _NOTHING_COUNTED: Mapping = MappingProxyType({})
@@ -736,6 +737,7 @@ def extract_metadata(
         published_at=date[0] if date else None,
         published_raw=date[1] if date else None,
         language=language,
+        zone=zone,
     )
 
 

@@ -106,3 +106,11 @@ def test_email_dates_are_read_and_only_texts_with_a_month_name_are_tried_as_such
     assert parse_date("10 MAY 2023 08:15 GMT", NOW) == datetime(2023, 5, 10, 8, 15, tzinfo=UTC)
     assert _may_be_rfc2822("Wed, 10 Dec 2023 08:15:00") and _may_be_rfc2822("10 SEP 2023")
     assert not _may_be_rfc2822("2023-05-10 08:15:00 +0200")
+
+
+def test_a_two_digit_year_run_into_its_time_is_no_year_1912() -> None:
+    """Elements side by side (<span>28.09.19</span><span>12:44</span>) give "28.09.1912:44"."""
+    assert parse_date("28.09.1912:44") == datetime(2019, 9, 28, 12, 44)
+    assert parse_date("macbacchi28.09.1912:44") == datetime(2019, 9, 28, 12, 44)
+    assert parse_date("28.09.1912") == datetime(1912, 9, 28)
+    assert parse_date("Datum: 28.09.2019: neu") == datetime(2019, 9, 28)

@@ -86,16 +86,23 @@ def wait_for_log(log: Path, text: str, timeout: float = 60) -> None:
         time.sleep(0.1)
 
 
-def wait_until_busy(redis: str, pid: int, timeout: float = 60) -> None:
-    """Block until the worker with this pid holds in-flight requests (its ledger hash)."""
+def wait_until_busy(redis: str, process: subprocess.Popen[bytes], log: Path,
+                    timeout: float = 60) -> None:
+    """Block until the worker holds in-flight requests (its ledger hash); fail at once, with
+    its log, if it has exited."""
     server = Redis.from_url(redis)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        for key in server.scan_iter(match=f"site:inflight:*-{pid}-*"):
+        assert process.poll() is None, f"worker exited ({process.returncode}):\n{tail(log)}"
+        for key in server.scan_iter(match=f"site:inflight:*-{process.pid}-*"):
             if server.hlen(key) >= 2:
                 return
         time.sleep(0.05)
-    raise AssertionError(f"worker {pid} never took work")
+    raise AssertionError(f"worker {process.pid} never took work:\n{tail(log)}")
+
+
+def tail(log: Path, lines: int = 30) -> str:
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
 
 
 def allowed_paths(server: DemoServer) -> set[str]:
@@ -110,12 +117,14 @@ def runs(database_url: str) -> list[CrawlRun]:
 
 def test_two_workers_crawl_each_page_once_and_match_a_single_worker(
         pg_url: str, cluster_redis: str, tmp_path: Path) -> None:
-    with DemoServer() as server:
-        second = worker(pg_url, cluster_redis, tmp_path, tmp_path / "b.log", idle=8)
+    with DemoServer() as server:  # the second waits for work however slow the first starts
+        second = worker(pg_url, cluster_redis, tmp_path, tmp_path / "b.log", idle=600)
         wait_for_log(tmp_path / "b.log", "Spider opened")
         first = worker(pg_url, cluster_redis, tmp_path, tmp_path / "a.log",
                        "-a", f"start_urls={server.url}/", "-a", "depth=8", idle=8)
-        wait_all(first, second)
+        wait_all(first)  # idle once the run's queue is drained
+        second.send_signal(signal.SIGTERM)
+        wait_all(second)
         hits = dict(server.hits)
     pages = stored(pg_url)
     paths = {url.removeprefix(server.url) for url in pages}
@@ -131,11 +140,12 @@ def test_two_workers_crawl_each_page_once_and_match_a_single_worker(
 def test_a_killed_worker_loses_nothing_and_its_restart_finishes(
         pg_url: str, cluster_redis: str, tmp_path: Path) -> None:
     slow = ["-s", "DOWNLOAD_DELAY=0.05", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2"]
-    with DemoServer() as server:
+    with DemoServer() as server:  # the victim is ready before the work appears (it never idles out)
+        victim = worker(pg_url, cluster_redis, tmp_path, tmp_path / "b.log", *slow, idle=600)
+        wait_for_log(tmp_path / "b.log", "Spider opened")
         survivor = worker(pg_url, cluster_redis, tmp_path, tmp_path / "a.log",
                           "-a", f"start_urls={server.url}/", "-a", "depth=8", *slow, idle=8)
-        victim = worker(pg_url, cluster_redis, tmp_path, tmp_path / "b.log", *slow, idle=8)
-        wait_until_busy(cluster_redis, victim.pid)
+        wait_until_busy(cluster_redis, victim, tmp_path / "b.log")
         victim.send_signal(signal.SIGKILL)
         victim.wait()
         restarted = worker(pg_url, cluster_redis, tmp_path, tmp_path / "c.log", idle=8)

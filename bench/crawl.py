@@ -11,6 +11,11 @@ used; it is printed as milliseconds of CPU per page. The workers' main threads (
 reactor) are also split into running, runnable but waiting for a core, and idle (waiting
 for the network, Redis, a timer), from /proc/<pid>/schedstat.
 
+The whole window holds the start-up ramp (one start URL fanning out) and the tail (the
+last pages and the last batch written), fixed costs that weigh more the faster a mode
+runs: the steady rate, read between the moments 10 % and 90 % of the pages were done,
+is printed beside it.
+
     python -m bench.crawl [--admin-url postgresql://postgres@127.0.0.1:5432/test]
                           [--scale K] [--repeat N]
 """
@@ -49,6 +54,7 @@ COMMON = ["-s", "LOG_LEVEL=WARNING", "-s", "AUTOTHROTTLE_ENABLED=False",
 
 TICK = os.sysconf("SC_CLK_TCK")
 GROUPS = ("workers", "bench+demo", "postgres", "redis", "other")
+STEADY_SPAN = (0.1, 0.9)  # the shares of the pages between which the steady rate is read
 
 
 @dataclass
@@ -59,6 +65,7 @@ class Result:
     processes: int
     pages: int
     seconds: float
+    steady: float  # pages/s with the start-up ramp and the tail left out (steady_rate)
     cpu: dict[str, float]
     reactor: tuple[float, float]  # workers' main threads: seconds running, seconds runnable
 
@@ -108,15 +115,28 @@ def reactor_times(workers: Iterable[int]) -> tuple[float, float]:
     return running, waiting
 
 
-def _measure(workers: list[int], until: Callable[[], bool], every: float = 0.02,
-             ) -> tuple[float, dict[str, float], tuple[float, float]]:
-    """Wait for `until`; the seconds it took, CPU seconds per group, reactor times."""
+def _measure(workers: list[int], progress: Callable[[], int], expected: int,
+             every: float = 0.02) -> tuple[float, float, dict[str, float], tuple[float, float]]:
+    """Wait until `progress()` reaches `expected`; the seconds it took, the steady rate,
+    CPU seconds per group and reactor times."""
     began, cpu, threads = time.monotonic(), cpu_snapshot(workers), reactor_times(workers)
-    _wait(until, every)
+    samples = [(began, 0)]
+    _wait(lambda: samples.append((time.monotonic(), progress())) or samples[-1][1] >= expected,
+          every)
     seconds = time.monotonic() - began
     cpu = {group: spent - cpu[group] for group, spent in cpu_snapshot(workers).items()}
     running, waiting = (b - a for a, b in zip(threads, reactor_times(workers), strict=True))
-    return seconds, cpu, (running, waiting)
+    return seconds, steady_rate(samples, expected), cpu, (running, waiting)
+
+
+def steady_rate(samples: list[tuple[float, int]], expected: int) -> float:
+    """Pages/s between the moments STEADY_SPAN's first and last share of the pages were
+    done: the crawl's rate without its start-up ramp (one start URL fanning out) and its
+    tail (the last pages, the last batch written), which weigh more the faster a mode is."""
+    low, high = (share * expected for share in STEADY_SPAN)
+    start = next(when for when, done in samples if done >= low)
+    end = next(when for when, done in samples if done >= high)
+    return (high - low) / max(end - start, 1e-9)
 
 
 def _scrapy(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
@@ -184,14 +204,14 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path,
         _wait(lambda: sum(server.hits.values()) > 0)
         # light polling: the workers need the CPU (a count over the growing table costs
         # PostgreSQL ≈ 0.4 ms a time)
-        seconds, cpu, reactor = _measure(pids, lambda: stored() >= expected, every=0.1)
+        seconds, steady, cpu, reactor = _measure(pids, stored, expected, every=0.1)
         for process in [starter, *helpers]:
             process.wait(timeout=120)
     pages = stored()
     poll.close()
     _drop_database(admin_url, url)
     return Result(f"full pipeline, {workers} worker{'s' * (workers > 1)}", workers, pages,
-                  seconds, cpu, reactor)
+                  seconds, steady, cpu, reactor)
 
 
 def fetch_only_rate(paths: list[str], logs: Path, config: SiteConfig) -> Result:
@@ -204,10 +224,10 @@ def fetch_only_rate(paths: list[str], logs: Path, config: SiteConfig) -> Result:
                            "-s", "ITEM_PIPELINES={}"], env, logs / "fetch-only.log")
         _wait(lambda: sum(server.hits.values()) > 0)
         pids = [process.pid]
-        seconds, cpu, reactor = _measure(
-            pids, lambda: sum(server.hits.get(p, 0) for p in paths) >= len(paths))
+        seconds, steady, cpu, reactor = _measure(
+            pids, lambda: sum(1 for p in paths if server.hits.get(p)), len(paths))
         process.wait(timeout=120)
-    return Result("plain Scrapy, no pipeline", 1, len(paths), seconds, cpu, reactor)
+    return Result("plain Scrapy, no pipeline", 1, len(paths), seconds, steady, cpu, reactor)
 
 
 def ceiling_rate(row: Result) -> float:
@@ -219,15 +239,17 @@ def ceiling_rate(row: Result) -> float:
 
 
 def report(rows: list[Result]) -> None:
-    """Rates against one worker and the no-pipeline ceiling, then CPU ms per page."""
-    ceiling = rows[0].pages / rows[0].seconds
-    one = rows[1].pages / rows[1].seconds
+    """Rates against one worker and the no-pipeline ceiling, whole window and steady, then
+    CPU ms per page."""
+    ceiling, steady_ceiling = rows[0].pages / rows[0].seconds, rows[0].steady
+    one, steady_one = rows[1].pages / rows[1].seconds, rows[1].steady
     print(f"{'mode':28} {'pages':>6} {'seconds':>8} {'pages/s':>8} {'vs 1 worker':>12} "
-          f"{'vs no pipeline':>15}")
+          f"{'vs no pipeline':>15} {'steady p/s':>11} {'vs 1 worker':>12} {'vs no pipeline':>15}")
     for row in rows:
         rate = row.pages / row.seconds
         print(f"{row.label:28} {row.pages:6d} {row.seconds:8.2f} {rate:8.1f} {rate / one:12.2f} "
-              f"{rate / ceiling:15.2f}")
+              f"{rate / ceiling:15.2f} {row.steady:11.1f} {row.steady / steady_one:12.2f} "
+              f"{row.steady / steady_ceiling:15.2f}")
     print(f"\nCPU ms per page  {'mode':28} " + " ".join(f"{g:>10}" for g in GROUPS)
           + f" {'busy cores':>10} {'ceiling/s':>10}")
     for row in rows:

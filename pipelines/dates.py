@@ -55,15 +55,20 @@ _FULL = re.compile(
     + _TIME + _ZONE,
     re.I,
 )
+# _SHORT's month and _EN_DMY's day test what stands before them after their first digit
+# ((?<![\d/.-]\d), and (?<!\w\d) for \b): a pattern that opens with a digit lets the regex
+# engine skip to the digits of a text, one that opens with \b or a lookbehind is tried at
+# every position. Same matches and groups (on every text of the 881 evaluation pages and
+# 300 000 random ones).
 _SHORT = re.compile(
-    r"(?<![\d/.-])(?P<m>\d{1,2})(?:[-/]|月)(?P<d>\d{1,2})日?" + _TIME + r"(?![\d/.-])")
+    r"(?P<m>\d(?<![\d/.-]\d)\d?)(?:[-/]|月)(?P<d>\d{1,2})日?" + _TIME + r"(?![\d/.-])")
 _EN_MDY = re.compile(
     rf"\b(?P<mw>{_MONTH_WORD})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d{{2}})"
     r"(?:,?\s+(?:at\s+)?(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?\s*(?P<ap>[ap]\.?m\.?)?)?",
     re.I,
 )
 _EN_DMY = re.compile(
-    rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.|º)?\s*(?:de\s+)?(?P<mw>{_MONTH_WORD})\.?,?\s+"
+    rf"(?P<d>\d(?<!\w\d)\d?)(?:st|nd|rd|th|\.|º)?\s*(?:de\s+)?(?P<mw>{_MONTH_WORD})\.?,?\s+"
     r"(?:de\s+)?(?P<y>(?:19|20)\d{2})(?:,?\s+(?:um\s+|à\s+|at\s+|a las\s+)?(?P<H>\d{1,2})[:h]"
     r"(?P<M>\d{2}))?",
     re.I,
@@ -86,9 +91,16 @@ _SLASHED = re.compile(
     r"(?P<a2>\d{2})/(?P<b2>\d{2})/(?P<y3>\d{2}))(?![\d/])"
     r"(?:,?\s+(?P<H>\d{1,2}):(?P<M>\d{2})\s*(?P<ap>[ap]\.?m\.?)?)?", re.I
 )
-# The absolute patterns in the order they are tried, each with a string it cannot match
-# without ("" where none is cheap to name).
-_ABSOLUTE = ((_FULL, ""), (_EN_MDY, ""), (_EN_DMY, ""), (_DMY, "."), (_SLASHED, "/"))
+# What a pattern cannot match without, found by a search that opens with a digit or a
+# literal (the engine skips to those): an English date's year after a space, _DMY's day and
+# month. Most texts (a comment's first 200 characters) hold none, and _EN_MDY, _EN_DMY and
+# _DMY, which open with \b or a lookbehind, were tried at every position of them.
+_SPACED_YEAR = re.compile(r"(?:19|20)\d\d(?<=\s\d{4})")
+_DOTTED = re.compile(r"\d\.\s?\d{1,2}\.")
+_SLASH = re.compile("/")
+# The absolute patterns in the order they are tried, each with its test (None: no test).
+_ABSOLUTE = ((_FULL, None), (_EN_MDY, _SPACED_YEAR), (_EN_DMY, _SPACED_YEAR), (_DMY, _DOTTED),
+             (_SLASHED, _SLASH))
 _DIGIT = re.compile(r"\d")  # as the patterns read digits: any script's
 # What every month name that an RFC 2822 date may write (email.utils) starts with.
 _MONTH_ABBREVIATIONS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
@@ -209,7 +221,7 @@ def find_date(text: str, now: datetime | None = None,
         except (TypeError, ValueError, IndexError):
             pass
     for pattern, needed in _ABSOLUTE:
-        if needed not in text:  # a substring test spares a search through the whole text
+        if needed is not None and needed.search(text) is None:
             continue
         for match in pattern.finditer(text):
             built = _absolute(match.groupdict(), now, day_first)

@@ -1,9 +1,12 @@
 """Date forms as Chinese and Western pages write them."""
 
+import random
+import re
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
+from pipelines import dates
 from pipelines.dates import _may_be_rfc2822, find_date, parse_date
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
@@ -114,3 +117,25 @@ def test_a_two_digit_year_run_into_its_time_is_no_year_1912() -> None:
     assert parse_date("macbacchi28.09.1912:44") == datetime(2019, 9, 28, 12, 44)
     assert parse_date("28.09.1912") == datetime(1912, 9, 28)
     assert parse_date("Datum: 28.09.2019: neu") == datetime(2019, 9, 28)
+
+
+def test_the_digit_first_patterns_and_the_cues_read_what_the_plain_forms_read() -> None:
+    """_SHORT and _EN_DMY test for \\b / a lookbehind after their first digit, and the cues
+    that spare a pattern's search never skip a text it matches: compared with the plain
+    forms on random texts of date-like pieces."""
+    plain_short = re.compile(dates._SHORT.pattern.replace(
+        r"(?P<m>\d(?<![\d/.-]\d)\d?)", r"(?<![\d/.-])(?P<m>\d{1,2})"))
+    plain_en_dmy = re.compile(dates._EN_DMY.pattern.replace(
+        r"(?P<d>\d(?<!\w\d)\d?)", r"\b(?P<d>\d{1,2})"), re.I)
+    assert plain_short.pattern != dates._SHORT.pattern
+    assert plain_en_dmy.pattern != dates._EN_DMY.pattern
+    pieces = [*"0123456789./-_ ,:\n", "٣", "ſ", "a", "é", "月", "日", "st", "de ", "May ",
+              "mai", "Jan", "2019", "1999", "20", "19", "º", "junio", "at "]
+    chance = random.Random(1)
+    for _ in range(20000):
+        text = "".join(chance.choice(pieces) for _ in range(chance.randint(1, 30)))
+        for new, old in ((dates._SHORT, plain_short), (dates._EN_DMY, plain_en_dmy)):
+            assert ([(m.span(), m.groupdict()) for m in new.finditer(text)]
+                    == [(m.span(), m.groupdict()) for m in old.finditer(text)]), text
+        for pattern, cue in dates._ABSOLUTE:
+            assert cue is None or not pattern.search(text) or cue.search(text), text

@@ -145,14 +145,23 @@ class Markup:
         return self.rows[at][4] if at is not None else hint_words(element)
 
     def span(self, element: lxml.html.HtmlElement) -> tuple[int, int] | None:
-        """First and last document-order index of an element's subtree under <body>."""
+        """First and last document-order index of an element's subtree under <body>.
+
+        The subtree ends before the next element after it: the next sibling of the element
+        or of its nearest ancestor that has one (most have: one step), where walking down
+        to its last descendant took a step per level."""
         first = self.position(element)
         if first is None:
             return None
-        last = element
-        while (child := next(last.iterchildren(etree.Element, reversed=True), None)) is not None:
-            last = child
-        return first, self.position(last)
+        node = element
+        while node is not self.body:
+            after = node.getnext()
+            while after is not None and not isinstance(after.tag, str):  # a comment, a PI
+                after = after.getnext()
+            if after is not None:
+                return first, self.position(after) - 1
+            node = node.getparent()
+        return first, len(self.rows) - 1
 
     def holds_any(self, words: tuple[str, ...]) -> bool:
         """Whether the page's text holds any of `words`: asked once a page (a test on the

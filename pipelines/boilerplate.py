@@ -163,6 +163,24 @@ class Markup:
             node = node.getparent()
         return first, len(self.rows) - 1
 
+    def rows_below(self, element: lxml.html.HtmlElement,
+                   skipped: Collection[lxml.html.HtmlElement] = ()) -> list[tuple] | None:
+        """The rows of an element's descendants in document order, the subtrees of `skipped`
+        elements left out: slices of the table instead of a walk (None for an element not
+        under <body>)."""
+        span = self.span(element)
+        if span is None:
+            return None
+        first, last = span
+        starts = sorted(at for at in map(self.position, skipped)
+                        if at is not None and first < at <= last)
+        rows, at = [], first + 1
+        for start in starts:
+            if start >= at:  # not inside a subtree left out already: find where it ends
+                rows += self.rows[at:start]
+                at = self.span(self.rows[start][0])[1] + 1
+        return rows + self.rows[at:last + 1]
+
     def holds_any(self, words: tuple[str, ...]) -> bool:
         """Whether the page's text holds any of `words`: asked once a page (a test on the
         whole text for every comment of a long thread cost more than the comments)."""

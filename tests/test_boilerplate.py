@@ -33,6 +33,20 @@ def test_span_is_the_subtree_in_document_order() -> None:
     assert markup.span(by_id["a"]) == (0, 3)  # a, a1, a2, a21
     assert markup.span(by_id["a21"]) == (3, 3)
     assert markup.position(markup.body) is None and markup.span(markup.body) is None
+    assert markup.span(by_id["n11"]) == (6, 6)  # the end of the page: no element after it
+    for element, *_ in markup.rows:  # as the last descendant's position says
+        last = [element, *element.iterdescendants()][-1]
+        assert markup.span(element) == (markup.position(element), markup.position(last))
+
+
+def test_rows_below_are_the_descendants_without_the_skipped_subtrees() -> None:
+    markup, by_id = _markup()
+    assert [row[0] for row in markup.rows_below(by_id["a"])] == [
+        by_id["a1"], by_id["a2"], by_id["a21"]]
+    assert [row[0] for row in markup.rows_below(by_id["a"], {by_id["a2"], by_id["a21"]})] == [
+        by_id["a1"]]
+    assert markup.rows_below(by_id["a"], {by_id["b"]}) == markup.rows_below(by_id["a"])
+    assert markup.rows_below(markup.body) is None
 
 
 def test_coverage_covers_blocks_and_their_descendants_only() -> None:

@@ -200,9 +200,11 @@ def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
 
 def _may_be_rfc2822(text: str) -> bool:
     """Whether parsedate_to_datetime could read `text`: it reads only dates with an English
-    month name, which a few substring tests find. On every other text it failed by raising,
-    which cost more than these tests (find_date runs a few dozen times a page)."""
-    lowered = text.lower()
+    month name among their first three words (its day and month are the first two words
+    after an optional weekday), which a few substring tests find. On every other text it
+    failed by raising, which cost more than these tests (find_date runs a few dozen times a
+    page; a comment's first 200 characters often hold "may" or "mar" further on)."""
+    lowered = " ".join(text.split(maxsplit=3)[:3]).lower()
     return any(month in lowered for month in _MONTH_ABBREVIATIONS)
 
 

@@ -109,6 +109,8 @@ def test_email_dates_are_read_and_only_texts_with_a_month_name_are_tried_as_such
     assert parse_date("10 MAY 2023 08:15 GMT", NOW) == datetime(2023, 5, 10, 8, 15, tzinfo=UTC)
     assert _may_be_rfc2822("Wed, 10 Dec 2023 08:15:00") and _may_be_rfc2822("10 SEP 2023")
     assert not _may_be_rfc2822("2023-05-10 08:15:00 +0200")
+    assert _may_be_rfc2822("Wed,10-May-23 08:15:00") and _may_be_rfc2822("x,10 Dec 2023")
+    assert not _may_be_rfc2822("I think you may be right, 10 Dec 2023")
 
 
 def test_a_two_digit_year_run_into_its_time_is_no_year_1912() -> None:

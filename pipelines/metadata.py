@@ -271,22 +271,8 @@ def _closed(markup: Markup, removed: Collection) -> list[tuple[int, int, lxml.ht
     closed: list[tuple[int, int, lxml.html.HtmlElement]] = []
     for first, block in starts:
         if not closed or first >= closed[-1][1]:  # not inside the previous block
-            closed.append((first, _subtree_end(markup, block), block))
+            closed.append((first, markup.span(block)[1] + 1, block))
     return closed
-
-
-def _subtree_end(markup: Markup, element: lxml.html.HtmlElement) -> int:
-    """The row after `element`'s subtree: that of the next element after it or after an
-    ancestor (a sibling lookup per level is cheaper than descending to its last element)."""
-    node = element
-    while node is not markup.body and node is not None:
-        after = node.getnext()
-        while after is not None and not isinstance(after.tag, str):  # comments and PIs
-            after = after.getnext()
-        if after is not None:
-            return markup.position(after)
-        node = node.getparent()
-    return len(markup.rows)
 
 
 def _in_comment(element: lxml.html.HtmlElement, root: lxml.html.HtmlElement,

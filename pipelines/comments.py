@@ -433,13 +433,17 @@ def _opening(item: lxml.html.HtmlElement, chars: int) -> str:
     """The item's text as far as its first `chars` characters, a space between the texts of
     neighbouring elements: a post header's name, date and time often stand side by side, and
     run together a name ending in digits hides the date ("Rainer55518.10.19"), a date hides
-    its time ("August 9th, 20122:13 pm")."""
+    its time ("August 9th, 20122:13 pm"). Only the last piece is cut; a childless element
+    (most named dates) is its text."""
+    if not len(item):
+        return (item.text or "")[:chars]
     pieces: list[str] = []
     size = 0
     for piece in item.itertext():
-        pieces.append(piece[: chars - size])
-        size += len(pieces[-1])
+        pieces.append(piece)
+        size += len(piece)
         if size >= chars:
+            pieces[-1] = piece[: len(piece) - (size - chars)]
             break
     return " ".join(pieces)
 

@@ -360,13 +360,21 @@ def outermost(
     skip: Collection[lxml.html.HtmlElement] = (),
 ) -> list[lxml.html.HtmlElement]:
     """The `candidates` (document order) for which `wanted` holds, none inside another found
-    one or inside `skip`; `wanted` is never asked inside either."""
+    one or inside `skip`; `wanted` is never asked inside either.
+
+    In document order, a candidate inside a found block is inside the last one found: a
+    position test, where the candidates are mostly inside one (every comment of a list is
+    named as the list is)."""
     found: list[lxml.html.HtmlElement] = []
     closed = Coverage(markup, skip)
+    end = -1  # the last position of the last found block
     for element in candidates:
-        if not closed.covers(element) and wanted(element):
-            found.append(element)
-            closed.add(element)
+        at = markup.position(element)
+        if at is not None and at <= end or closed.covers(element) or not wanted(element):
+            continue
+        found.append(element)
+        span = markup.span(element)
+        end = span[1] if span else end
     return found
 
 

@@ -142,9 +142,9 @@ NO_HEADLINE = -(BLOCKS_BEFORE_TITLE + 1)  # without a headline every block count
 DATELINE_CHARS = 40  # a date this near the start of a longer text opens it (a dateline)
 # English-language countries that write the day first.
 _DAY_FIRST_ENGLISH = frozenset({"gb", "uk", "ie", "au", "nz", "in", "za"})
+
+
 @dataclass
-
-
 class Metadata:
     """What the article route reports besides body and comments."""
 
@@ -657,6 +657,7 @@ def local_day(found: tuple[datetime, str], url: str | None, zone: ZoneInfo | Non
         hours = shift * (1 + (when.hour if shift < 0 else 23 - when.hour))
         return when.astimezone(timezone(timedelta(hours=max(-12, min(14, hours))))), raw
     return (when.astimezone(zone), raw) if zone else found
+
 
 def _declared_author(found: Declared, url: str | None) -> tuple[str | None, bool]:
     """(the declared author, whether it is weak): the site's own name, an organisation or an

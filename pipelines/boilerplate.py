@@ -135,6 +135,8 @@ class Markup:
     _names: tuple[list[str], list[str], str] | None = field(default=None, repr=False)
     _text: str | None = field(default=None, repr=False)
     _holds: dict[tuple[str, ...], bool] = field(default_factory=dict, repr=False)
+    _headline: tuple[lxml.html.HtmlElement, int] | None | bool = field(default=False,
+                                                                        repr=False)
 
     def __post_init__(self) -> None:
         # built in C: a comprehension cost a tenth of the table
@@ -195,6 +197,15 @@ class Markup:
         if self._text is None:
             self._text = text_of(self.body)
         return self._text
+
+    def headline(self) -> tuple[lxml.html.HtmlElement, int] | None:
+        """The page's first <h1> and the last row of its subtree, found once (the forum
+        test asks for each group it weighs)."""
+        if self._headline is False:
+            h1 = self.body.find(".//h1")
+            span = self.span(h1) if h1 is not None else None
+            self._headline = (h1, span[1]) if span else None
+        return self._headline
 
     def names(self) -> tuple[list[str], list[str], str]:
         """The keys of `named`, the same lowercased, and those joined into one text: " "

@@ -575,13 +575,12 @@ def _follows_headline(markup: Markup, first: lxml.html.HtmlElement) -> bool:
     """Whether `first` stands right after the page's <h1>, only a stats or byline line
     between: a short thread's opening post (one reply holds too little of a page with
     menus and footers for the share test), where a news page has its article text."""
-    headline = markup.body.find(".//h1")
-    span = markup.span(headline) if headline is not None else None
+    headline, end = markup.headline() or (None, None)
     at = markup.position(first)
-    if span is None or at is None or at <= span[1]:
+    if headline is None or at is None or at <= end:
         return False
     chars = len((headline.tail or "").strip())
-    for row in islice(markup.rows, span[1] + 1, at):  # stops at the first long text
+    for row in islice(markup.rows, end + 1, at):  # stops at the first long text
         element = row[0]
         chars += len((element.text or "").strip()) + len((element.tail or "").strip())
         if chars > MAX_HEADLINE_GAP_CHARS:

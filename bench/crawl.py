@@ -120,9 +120,13 @@ def _measure(workers: list[int], progress: Callable[[], int], expected: int,
     """Wait until `progress()` reaches `expected`; the seconds it took, the steady rate,
     CPU seconds per group and reactor times."""
     began, cpu, threads = time.monotonic(), cpu_snapshot(workers), reactor_times(workers)
-    samples = [(began, 0)]
-    _wait(lambda: samples.append((time.monotonic(), progress())) or samples[-1][1] >= expected,
-          every)
+    samples = [(began, 0)]  # (when, pages done), for the steady rate
+
+    def done() -> bool:
+        samples.append((time.monotonic(), progress()))
+        return samples[-1][1] >= expected
+
+    _wait(done, every)
     seconds = time.monotonic() - began
     cpu = {group: spent - cpu[group] for group, spent in cpu_snapshot(workers).items()}
     running, waiting = (b - a for a, b in zip(threads, reactor_times(workers), strict=True))

@@ -73,6 +73,7 @@ class Output:
     author: str | None = None
     date: str | None = None  # YYYY-MM-DD
     comments: list[str] = field(default_factory=list)
+    comment_authors: list[str] = field(default_factory=list)  # where a system names them
 
 
 def run_ours(html: bytes, url: str | None, params=DENSITY) -> Output:
@@ -86,6 +87,7 @@ def run_ours(html: bytes, url: str | None, params=DENSITY) -> Output:
         title=art.title, author=art.author,
         date=art.published_at.date().isoformat() if art.published_at else None,
         comments=[_comment_text(c) for c in art.comments],
+        comment_authors=[c.author for c in art.comments if c.author],
     )
 
 
@@ -231,6 +233,19 @@ def comment_scores(pages: list, outputs: dict[str, Output]) -> dict:
     }
 
 
+# What a comment header sets beside the name: "Ann says:", "On May 1, 2012 Ann said:".
+_HEADER_CUE = re.compile(r"\b(?:says|said|wrote|schreibt|sagt)\b|^\s*(?:on|by|von)\b", re.I)
+
+
+def header_author_rate(outputs: dict[str, Output]) -> float:
+    """Share of named comment authors that are really their header: a date, "Ann says:",
+    no letter at all (nan where a system names no comment author)."""
+    names = [name for o in outputs.values() for name in o.comment_authors]
+    junk = [bool(parse_date(n) or _HEADER_CUE.search(n) or not re.search(r"[^\W\d_]", n))
+            for n in names]
+    return statistics.mean(junk) if junk else float("nan")
+
+
 _NAME_SPLIT = re.compile(r"\s*(?:;|,|&|/|\bund\b|\band\b)\s*", re.I)
 
 
@@ -302,11 +317,12 @@ def report(set_name: str, pages: list, results: dict[str, dict[str, Output]]) ->
     extra = {system: comment_scores(pages, outputs) for system, outputs in results.items()}
     if any(extra.values()):
         print("\n| system | comment recall | comment text in body | whole comments in body |"
-              " body P (pages with comments) | body P (without) |\n|---|---|---|---|---|---|")
+              " body P (pages with comments) | body P (without) | authors that are a header |"
+              "\n|---|---|---|---|---|---|---|")
         for system, c in extra.items():
             print(f"| {system} | {c['comment_recall']:.3f} | {c['comment_in_body']:.3f} | "
                   f"{c['verbatim_in_body']:.3f} | {c['body_p_with']:.3f} | "
-                  f"{c['body_p_without']:.3f} |")
+                  f"{c['body_p_without']:.3f} | {_rate(header_author_rate(results[system]))} |")
     if any(gt.get("title") for *_, gt in pages):
         print("\n| system | title exact | date day | author | with-snippets in body |"
               " without-snippets kept out |\n|---|---|---|---|---|---|")

@@ -35,6 +35,7 @@ from pipelines.boilerplate import (
     outermost,
 )
 from pipelines.dates import find_date
+from pipelines.metadata import Clock, clean_name
 from pipelines.page_text import text_of
 from pipelines.results import CommentData
 
@@ -82,6 +83,8 @@ _ALTERNATION = frozenset({"odd", "even", "alt", "first", "last", "alternate", "b
 _WORD_CHARS = re.compile(r"\w+")
 _ELEMENT, _CLASSES = itemgetter(0), itemgetter(3)  # of a Markup row
 _DIGITS = re.compile(r"\d+")
+_LETTER = re.compile(r"[^\W\d_]")
+_IDEOGRAPH = re.compile(r"[\u3400-\u9fff]")  # a Chinese comment of one word says something
 MIN_COMMENT_CHARS = 2
 MIN_SINGLE_CHARS = 20  # a section without repeated items is one comment when this long
 MIN_POST_CHARS = 20
@@ -97,6 +100,19 @@ MAX_UNNAMED_COMMENT_CHARS = 3000
 MAX_UNNAMED_LINK_SHARE = 0.4
 CUE_CHARS = 300  # a comment's author, date and cue words sit near its start
 MAX_NAME_CHARS = 60
+# Words that stand beside a comment's author and time in its header ("Ann says:", "on July
+# 3, 2012 at 9:14 am", "Antworten"); a header line holds at most this many characters.
+_HEADER_WORDS = frozenset({"says", "said", "wrote", "schreibt", "sagt", "on", "at", "am", "pm",
+                           "um", "uhr", "by", "von", "posted", "reply", "antworten", "permalink",
+                           "quote", "zitieren", "report", "melden", "edit", "link"})
+MAX_HEADER_CHARS = 200
+MAX_HEADER_ELEMENTS = 12
+# A comment's number before its author's name ("75 Zafir").
+_COMMENT_NUMBER = re.compile(r"^\d+\s+")
+# What a header adds to a name, which the byline cleaner then cuts: a time or a number, a
+# label's colon, a dash or bar, "by"/"on" before it, "says" after it.
+_HEADER_HINT = re.compile(r"[\d:|—–]|^(?:by|von|on)\s|\s(?:says|said|wrote|schreibt|sagt)\W*$",
+                          re.I)
 # A post's furniture in Chinese forums (Discuz, phpwind): floor labels, the post-header
 # verb, the author's counters; and what marks a text that may hold some.
 _FURNITURE = re.compile(r"(?:[\W\d_]|楼主|沙发|板凳|地板|楼|发表于|积分|帖子|主题|精华|金币|威望|"
@@ -370,21 +386,70 @@ def _first(hints: list[tuple], part: int):
     return None
 
 
-def _author(item: lxml.html.HtmlElement, hints: list[tuple],
-            loose: bool = True) -> lxml.html.HtmlElement | None:
-    """Named as the author, else a <cite>, else (`loose`) the first short link or bold name
-    in the item."""
+def _author(item: lxml.html.HtmlElement, hints: list[tuple], stamp: lxml.html.HtmlElement | None,
+            now: datetime, loose: bool = True) -> lxml.html.HtmlElement | None:
+    """Named as the author (its innermost named part: a "user" block holds the name link,
+    a rank and counters), else a short <cite>, else (`loose`) the first short link or bold
+    name in the item that is not its time (a commenter without a profile link is plain text
+    beside a time link: "Jason — <a>July 14th, 2012</a>")."""
     found = _first(hints, AUTHOR)
-    if found is None:
-        found = next(iter(item.iter("cite")), None)
-    if found is None and loose:
-        found = next((e for e in item.iter("a", "b", "strong") if _name_like(e)), None)
-    return found if found is not None and _short(found) else None
+    if found is not None:
+        return _innermost(found)  # short, as _first found it, and so is what it holds
+    found = next(iter(item.iter("cite")), None)
+    if found is not None or not loose:
+        return found if found is not None and _short(found) else None
+    return next((e for e in item.iter("a", "b", "strong")
+                 if _name_like(e) and not _holds(e, stamp) and not _dated(e, now)), None)
 
 
-def _name(author: lxml.html.HtmlElement | None) -> str | None:
-    """The author element's text, its spaces collapsed."""
-    return " ".join(text_of(author).split()) or None if author is not None else None
+def _innermost(found: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    """The deepest author-named element with a name's text at the start of `found`:
+    <div class="comment-author"><cite class="fn">Ann</cite> says:</div> names Ann, and
+    <div class="message-userDetails"><h4 class="message-name">… a rank.</div> its <h4>."""
+    inner = next((e for e in found.iterdescendants() if _names_author(e) and _name_like(e)),
+                 None)
+    return found if inner is None else _innermost(inner)
+
+
+def _names_author(element: lxml.html.HtmlElement) -> bool:
+    """Class or id words name an author, or itemprop declares one (asked of a few elements
+    around the author; _hints answers it for all of an item's)."""
+    return _parts(hint_words(element))[AUTHOR] or "author" in (element.get("itemprop") or "")
+
+
+def _holds(element: lxml.html.HtmlElement, stamp: lxml.html.HtmlElement | None) -> bool:
+    """`element` is the time element or holds it."""
+    return stamp is not None and (element is stamp or any(
+        a is element for a in stamp.iterancestors()))
+
+
+def _dated(element: lxml.html.HtmlElement, now: datetime) -> bool:
+    """Mostly a date: a time link ("July 14th, 2012, 6:34 pm") is no name."""
+    text = text_of(element).strip()
+    found = find_date(text, now)
+    return found is not None and 2 * len(found[1]) >= len(text)
+
+
+def _name(author_text: str | None, stamp: lxml.html.HtmlElement | None, raw: str | None,
+          now: datetime) -> str | None:
+    """The author's name (`author_text`: its element's text), without what a comment header
+    sets beside it: the time, "says:", a comment number ("75 Zafir Says: November 8th, 2012
+    at 5:33 pm"). Without an author element, the name written before the time in the
+    time's own line ("Jason — July 14th, 2012", "by james on January 31, 2011"). A web
+    address is no name."""
+    if author_text is not None:
+        text = author_text
+    elif stamp is not None and raw and raw in (line := text_of(stamp)):
+        text = line.partition(raw)[0]
+    else:
+        return None
+    text = " ".join(text.split())
+    if "/" in text and " " not in text:  # a link's address, "bit.ly/SUYASa"
+        return None
+    if _HEADER_HINT.search(text) is None:  # most names: taken as written
+        return text if _LETTER.search(text) else None
+    name = clean_name(text, Clock(now), handles=True)
+    return _COMMENT_NUMBER.sub("", name) or None if name else None
 
 
 class OpeningPost(NamedTuple):
@@ -404,15 +469,18 @@ def opening_post(item: lxml.html.HtmlElement, now: datetime, markup: Markup) -> 
     its author.
     """
     hints = _hints(item, set(), markup)
-    author = _author(item, hints, loose=False)
-    _, _, raw = _time(item, hints, now)
-    return OpeningPost(_name(author), raw, _chrome(item, hints, author, None, raw, markup))
+    stamp, _, raw = _time(item, hints, now)
+    author = _author(item, hints, stamp, now, loose=False)
+    author_text = text_of(author) if author is not None else None
+    return OpeningPost(_name(author_text, None, None, now), raw,
+                       _chrome(item, hints, author, author_text, None, raw, markup))
 
 
 def _name_like(element: lxml.html.HtmlElement) -> bool:
+    """Short, opening with no digit, holding a letter (a "#" permalink is none), no cue."""
     text = text_of(element).strip()
-    return 0 < len(text) <= MAX_NAME_CHARS // 2 and not any(c.isdigit() for c in text[:1]) \
-        and not _CUE.fullmatch(text)
+    return 0 < len(text) <= MAX_NAME_CHARS // 2 and not text[0].isdigit() \
+        and _LETTER.search(text) is not None and not _CUE.fullmatch(text)
 
 
 def _time(item: lxml.html.HtmlElement, hints: list[tuple], now: datetime):
@@ -458,23 +526,66 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
                markup: Markup | None = None) -> CommentData | None:
     """One comment: author, time, and the remaining text without the chrome around it."""
     hints = _hints(item, nested, markup)
-    author = _author(item, hints)
     stamp, when, raw = _time(item, hints, now)
-    drop = set(nested) | _chrome(item, hints, author, stamp, raw, markup)
+    author = _author(item, hints, stamp, now)
+    author_text = text_of(author) if author is not None else None
+    drop = set(nested) | _chrome(item, hints, author, author_text, stamp, raw, markup)
     text = render.to_text([item], drop)
     if len(text) < MIN_COMMENT_CHARS:
         return None
-    return CommentData(text=text, author=_name(author), published_at=when, published_raw=raw)
+    return CommentData(text=text, author=_name(author_text, stamp, raw, now), published_at=when,
+                       published_raw=raw)
 
 
-def _chrome(item: lxml.html.HtmlElement, hints: list[tuple], author, stamp,
-            raw: str | None, markup: Markup | None) -> set[lxml.html.HtmlElement]:
-    """What a post or comment shows besides its text: its author and time elements, short
-    elements named as chrome (reply, vote, signature), and lines of forum furniture."""
+def _chrome(item: lxml.html.HtmlElement, hints: list[tuple], author, author_text: str | None,
+            stamp, raw: str | None, markup: Markup | None) -> set[lxml.html.HtmlElement]:
+    """What a post or comment shows besides its text: its author and time elements, the
+    poster's cell and the header lines around them, short elements named as chrome (reply,
+    vote, signature), and lines of forum furniture."""
     drop = {e for e in (author, stamp) if e is not None}
     drop |= {e for e, parts, _ in hints
              if parts[CHROME] and e.tag not in ("p", "blockquote") and _short(e)}
+    if author is not None:
+        drop.add(_author_cell(item, author, stamp))
+    known = [t for t in (author_text, text_of(stamp) if stamp is not None else "", raw) if t]
+    drop |= {line for part in (author, stamp) if part is not None
+             for line in _header_lines(item, part, known)}
     return drop | _furniture(item, hints, author, raw, markup)
+
+
+def _author_cell(item: lxml.html.HtmlElement, author: lxml.html.HtmlElement,
+                 stamp) -> lxml.html.HtmlElement:
+    """The outermost author-named block around the author that holds neither the time nor
+    a text longer than a name: a forum poster's cell (name, rank, "Mitglied seit", post
+    count, location), a comment's "<cite>Ann</cite> says:" block; else the author."""
+    cell = author
+    for block in author.iterancestors():
+        if block is item or not _names_author(block) or _holds(block, stamp) or any(
+                len(piece.strip()) > MAX_NAME_CHARS for piece in block.itertext()):
+            break
+        cell = block
+    return cell
+
+
+def _header_lines(item: lxml.html.HtmlElement, part: lxml.html.HtmlElement,
+                  known: list[str]) -> list[lxml.html.HtmlElement]:
+    """The blocks around `part` (the author or the time) below the item that hold nothing
+    but the `known` author and time texts and header words: "Ann says:", "Jason — July
+    14th, 2012", "75 Zafir Says: November 8th" leave no "says:" or dash in the text."""
+    found = []
+    for line in part.iterancestors():
+        # a header line is a few elements: the item's body blocks are not serialised
+        if line is item or next(islice(line.iter(), MAX_HEADER_ELEMENTS, None), None) is not None:
+            break
+        rest = text_of(line)
+        if len(rest) > MAX_HEADER_CHARS:
+            break
+        for text in known:
+            rest = rest.replace(text, " ")
+        if not all(w.isdigit() or w.casefold() in _HEADER_WORDS for w in _WORD_CHARS.findall(rest)):
+            break
+        found.append(line)
+    return found
 
 
 def _furniture(item: lxml.html.HtmlElement, hints: list[tuple], author, raw: str | None,
@@ -532,11 +643,15 @@ def _nested(items: list[lxml.html.HtmlElement]) -> dict:
 
 def _single(section: lxml.html.HtmlElement, now: datetime,
             markup: Markup | None) -> list[CommentData]:
-    """A section without repeated items: one comment, its headings and reply form left out."""
+    """A section without repeated items: one comment, its headings and reply form left out.
+    A short one ("支持！", "Great post!") counts when it names its author and time, as a
+    comment does, and says more than a label ("Premium" under a teaser's byline)."""
     drop = {e for e in section.iterdescendants("form", "h1", *_HEADING_TAGS, "textarea")}
     drop |= {e for e in section.iterdescendants(etree.Element) if is_named_noise(e, markup)}
     comment = parse_item(section, drop, now, markup)
-    return [comment] if comment and len(comment.text) >= MIN_SINGLE_CHARS else []
+    signed = comment is not None and comment.author and comment.published_raw and (
+        len(_WORD_CHARS.findall(comment.text)) >= 2 or _IDEOGRAPH.search(comment.text))
+    return [comment] if comment and (signed or len(comment.text) >= MIN_SINGLE_CHARS) else []
 
 
 def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:

@@ -51,7 +51,7 @@ _BY_LEADS = (r"written|posted|published|erstellt|geschrieben|verfasst|veröffent
 # "By", "Von", "Erstellt von", "View all posts by", optionally a role ("FOCUS-Online-Experte").
 _BY_PREFIX = re.compile(
     r"^\s*(?:about the author|über (?:den autor|die autorin))\s*[-–:]?\s*|"
-    r"^\s*(?-i:By|Von)(?=[A-ZÄÖÜ][a-zäöüß])|"  # "ByAlex Bozarjian": markup without a space
+    r"^\s*(?-i:(?:By|Von)(?=[A-ZÄÖÜ][a-zäöüß]))|"  # "ByAlex Bozarjian": no space (not "Byron")
     rf"^\s*[-–—]*\s*(?:(?:{_BY_LEADS}|ein artikel|(?:zeige |show |view )?(?:alle |all )?"
     r"(?:beiträge|posts|articles|artikel))\s+)?(?:by|von|par|por|di|door|av|af|"
     r"autor(?:in|en)?|authors?|text|texto)\s*[:：]?(?:\s+|$)(?:(?:\S*(?:redakteur|redaktor|"
@@ -76,9 +76,10 @@ _GLUED_WEEKDAY = re.compile(r"(?<=[a-zäöüß])(?=(?:Mon|Tues|Wednes|Thurs|Fri|
 _NAME_END = re.compile(
     r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
     r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
-    r"\s*[|,\-–·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
+    r"\s*[|,\-–—·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
-    r"\s*\+?(?:已?关注|订阅)$|\s+\+?follow$", re.I)  # a follow button beside an account
+    r"\s*\+?(?:已?关注|订阅)$|\s+\+?follow$|"  # a follow button beside an account
+    r"\s+(?:says|said|wrote|schreibt|sagt)\.*$", re.I)  # a comment header: "Ann says:"
 # A Western label that says the date after it is the publication's: "Erschienen am:",
 # "Published on", "Veröffentlicht:", "Datum:" (a bare "date" word needs its colon).
 _DATE_LABEL = re.compile(
@@ -334,9 +335,10 @@ class Clock(NamedTuple):
         return find_date(text or "", self.now, self.day_first)
 
 
-def clean_name(text: str, clock: Clock) -> str | None:
+def clean_name(text: str, clock: Clock, handles: bool = False) -> str | None:
     """A byline reduced to the name: prefix ("By", "Von") and role cut, and the date with
-    what follows it (or, for a leading date, what precedes it)."""
+    what follows it (or, for a leading date, what precedes it). Initials ("S.W.") are a
+    name; an @handle only where asked (a commenter's, not a byline's follow link)."""
     text = _BY_PREFIX.sub("", _GLUED_WEEKDAY.sub(" ", text))
     found = clock.find(text)
     if found and found[1] in text:
@@ -348,8 +350,8 @@ def clean_name(text: str, clock: Clock) -> str | None:
         text = after if marked or _ONLY_DATE.fullmatch(before) else before
     previous = None
     while previous != text:
-        previous, text = text, _NAME_END.sub("", text.strip(" |,-–·:→»›")).strip()
-    usable = re.search(r"\w{2}", text) and not text.startswith("@")
+        previous, text = text, _NAME_END.sub("", text.strip(" |,-–—·:→»›")).strip()
+    usable = re.search(r"\w{2}|\w\.", text) and (handles or not text.startswith("@"))
     return text if usable and text.casefold() not in _NOT_NAMES else None
 
 

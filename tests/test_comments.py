@@ -242,3 +242,70 @@ def test_the_bar_of_who_liked_a_post_is_no_comment_section() -> None:
     authors = [c.author for c in extract_article(load_document(html.encode(), fetched_at=NOW)
                                                  ).comments]
     assert authors == ["reader0", "reader1", "reader2"]
+
+
+def _comments_of(items: str) -> list:
+    """The comments of a blog post whose comment list holds `items`."""
+    page = (f"<html><body><article><h1>Council approves plan</h1>{BODY}</article>"
+            f'<div id="comments"><ol class="commentlist">{items}</ol></div></body></html>')
+    return extract_article(load_document(page.encode(), fetched_at=NOW)).comments
+
+
+def test_comment_header_words_are_neither_name_nor_text() -> None:
+    """WordPress's "<cite>Ann</cite> says:", an older theme's numbered "75 Zafir Says: <date>"
+    block: the name alone, and the text without the header."""
+    wordpress = "".join(
+        f'<li class="comment"><div class="comment-author vcard"><img class="avatar" src="a.png">'
+        f'<cite class="fn">Ann Lee{i}</cite> <span class="says">says:</span></div>'
+        f'<div class="comment-meta"><a href="#c{i}">May {i + 1}, 2023 at 9:1{i} am</a></div>'
+        f"<p>I liked point {i} of this post a lot.</p></li>" for i in range(3))
+    numbered = "".join(
+        f'<li class="alt"><div class="commentname">\n<div class="commentcount">7{i}</div>\n'
+        f"<cite>Zafir{i}</cite> Says: <br><small><a href='#c'>May {i + 1}, 2023 at 5:33 pm</a>"
+        f'</small></div><div class="commentext"><p>Congratulations {i}!</p></div></li>'
+        for i in range(3))
+    for items, names, text in ((wordpress, "Ann Lee", "I liked point 1 of this post a lot."),
+                               (numbered, "Zafir", "Congratulations 1!")):
+        found = _comments_of(items)
+        assert [c.author for c in found] == [f"{names}{i}" for i in range(3)]
+        assert found[1].text == text
+        assert found[1].published_at.date().isoformat() == "2023-05-02"
+
+
+def test_plain_text_name_before_the_time_link() -> None:
+    """A commenter without a profile link is text beside the time link ("Jason — <a>July 14th,
+    2012</a>", "by james on …"): that name, not the date, and the line not in the text."""
+    items = "".join(
+        f'<li class="comment"><p class="cm-meta">{name} <a class="comment-meta-time" '
+        f'href="#c{i}">July 1{i}th, 2012, 6:34 pm</a></p><p>Great read number {i}, thanks.</p>'
+        f'<a class="comment-reply-link" href="#r">Reply</a></li>'
+        for i, name in enumerate(("Jason —", "by james on", "Kim —")))
+    found = _comments_of(items)
+    assert [c.author for c in found] == ["Jason", "james", "Kim"]
+    assert [c.text for c in found] == [f"Great read number {i}, thanks." for i in range(3)]
+    assert found[0].published_raw == "July 10th, 2012, 6:34 pm"
+
+
+def test_forum_poster_cell_is_chrome() -> None:
+    """A XenForo-like post: the author-named user cell holds the name link, a rank and
+    counters; the author is the name, and neither the cell nor the post number is text."""
+    posts = "".join(
+        f'<article class="message message--post"><div class="message-cell message-cell--user">'
+        f'<section class="message-user"><div class="message-userDetails">'
+        f'<h4 class="message-name"><a class="username" href="/members/u{i}">user{i}</a></h4>'
+        f'<h5 class="userTitle">Forenprofi</h5></div><div class="message-userExtras">'
+        f"<dl><dt>Mitglied seit</dt><dd>12. Juni 2017</dd></dl><dl><dt>Beiträge</dt>"
+        f'<dd>1.158</dd></dl></div></section></div><div class="message-cell message-cell--main">'
+        f'<header class="message-attribution"><ul><li><time datetime="2023-05-0{i + 1}T10:00:00'
+        f'+02:00">{i + 1}. Mai 2023</time></li></ul><ul><li><a class="share" href="#">'
+        f'</a></li><li><span class="username">#{i + 1}</span></li></ul></header>'
+        f'<article class="message-body"><div class="bbWrapper">{"Beitrag " * 12}{i}: '
+        f"Hat er Milben in den Ohren? Das wäre meine erste Vermutung.</div></article></div>"
+        f"</article>" for i in range(4))
+    page = (f"<html><body><h1>Pepe verliert Dreck</h1><div class='block-body'>{posts}</div>"
+            f"</body></html>")
+    art = extract_article(load_document(page.encode(), fetched_at=NOW))
+    assert [c.author for c in art.comments] == ["user1", "user2", "user3"]
+    assert art.comments[0].text.startswith("Beitrag Beitrag")
+    assert not any(word in c.text for c in art.comments
+                   for word in ("Forenprofi", "Mitglied", "#2", "1.158"))

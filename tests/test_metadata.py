@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from pipelines.language import detect_language
-from pipelines.metadata import extract_metadata
+from pipelines.metadata import Clock, clean_name, extract_metadata
 from pipelines.titles import strip_site_name
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
@@ -611,3 +611,15 @@ def test_a_headline_in_a_named_span_cuts_a_section_after_a_space() -> None:
     </body></html>"""
     title = _meta(html, "http://www.example.com/a.html").title
     assert title == "潘卓辉一行到众创金融街开展调研工作"
+
+
+def test_clean_name_keeps_names_that_start_like_a_prefix() -> None:
+    """"Byron" is no "By" glued to "ron"; "Ann says:" is Ann; initials are a name."""
+    clock = Clock(datetime(2023, 5, 10, tzinfo=UTC))
+    assert clean_name("Byron York", clock) == "Byron York"
+    assert clean_name("ByAlex Bozarjian", clock) == "Alex Bozarjian"
+    assert clean_name("Ann Lee says:", clock) == "Ann Lee"
+    assert clean_name("Emily said...", clock) == "Emily"
+    assert clean_name("S.W.", clock) == "S.W."
+    assert clean_name("@ckdozi", clock) is None
+    assert clean_name("@ckdozi", clock, handles=True) == "@ckdozi"

@@ -74,6 +74,8 @@ _NEVER_SECTION = frozenset({"html", "body", "article", "main"})
 # XPaths are compiled once: `element.xpath(text)` compiles again on every call.
 _HOLDS_ARTICLE = etree.XPath(".//h1|.//*[@itemprop='articleBody']")
 _DECLARED_AUTHORS = etree.XPath(".//*[@itemprop='author']")
+# Every control of a reply form, and the labels that name them.
+_ANY_FIELD = etree.XPath(".//input[not(@type='hidden')]|.//textarea|.//select|.//button|.//label")
 _FORM_FIELDS = etree.XPath(
     ".//textarea|.//input[@type='text' or @type='email' or not(@type)]")
 # Class words (lowercased) that alternate between items of one list, or name the item's
@@ -87,6 +89,13 @@ _LETTER = re.compile(r"[^\W\d_]")
 _IDEOGRAPH = re.compile(r"[\u3400-\u9fff]")  # a Chinese comment of one word says something
 MIN_COMMENT_CHARS = 2
 MIN_SINGLE_CHARS = 20  # a section without repeated items is one comment when this long
+# What a comment section shows where there is no comment to show, or a spam filter's notice.
+_NOTICE = re.compile(
+    r"no comments|comments? (?:are|is) (?:now )?closed|be the first to comment|akismet|"
+    r"keine kommentare|kommentare sind geschlossen|anzahl der kommentare|aucun commentaire|"
+    r"commentaires sont fermés|sin comentarios|no hay comentarios|暂无评论|还没有评论|评论已关闭",
+    re.I)
+MAX_NOTICE_CHARS = 300
 MIN_POST_CHARS = 20
 MAX_POST_LINK_SHARE = 0.3
 MIN_THREAD_SHARE = 0.5  # the posts hold at least this share of the page's text
@@ -645,13 +654,37 @@ def _single(section: lxml.html.HtmlElement, now: datetime,
             markup: Markup | None) -> list[CommentData]:
     """A section without repeated items: one comment, its headings and reply form left out.
     A short one ("支持！", "Great post!") counts when it names its author and time, as a
-    comment does, and says more than a label ("Premium" under a teaser's byline)."""
+    comment does, and says more than a label ("Premium" under a teaser's byline); an
+    unsigned notice ("No comments yet", "Comments are closed") is none."""
+    if section.tag == "form":  # the reply form itself, named as the comment section
+        return []
     drop = {e for e in section.iterdescendants("form", "h1", *_HEADING_TAGS, "textarea")}
     drop |= {e for e in section.iterdescendants(etree.Element) if is_named_noise(e, markup)}
+    drop |= _field_lines(section)
     comment = parse_item(section, drop, now, markup)
-    signed = comment is not None and comment.author and comment.published_raw and (
-        len(_WORD_CHARS.findall(comment.text)) >= 2 or _IDEOGRAPH.search(comment.text))
-    return [comment] if comment and (signed or len(comment.text) >= MIN_SINGLE_CHARS) else []
+    if comment is None:
+        return []
+    text, signed = comment.text, comment.author and comment.published_raw
+    if len(text) >= MIN_SINGLE_CHARS:
+        kept = signed or not (len(text) <= MAX_NOTICE_CHARS and _NOTICE.search(text))
+    else:
+        kept = signed and (len(_WORD_CHARS.findall(text)) >= 2 or _IDEOGRAPH.search(text))
+    return [comment] if kept else []
+
+
+def _field_lines(section: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
+    """The lines of a reply form outside any <form> element: each field's label and the
+    smallest blocks around a field that hold no more than a label ("Name (required)",
+    "Mail (will not be published)", "Notify me of followup comments")."""
+    found: set[lxml.html.HtmlElement] = set()
+    for field in _ANY_FIELD(section):
+        line = field
+        for block in field.iterancestors():
+            if block is section or len(text_of(block)) > MAX_NAME_CHARS:
+                break
+            line = block
+        found.add(line)
+    return found
 
 
 def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:

@@ -309,3 +309,36 @@ def test_forum_poster_cell_is_chrome() -> None:
     assert art.comments[0].text.startswith("Beitrag Beitrag")
     assert not any(word in c.text for c in art.comments
                    for word in ("Forenprofi", "Mitglied", "#2", "1.158"))
+
+
+def _sections_page(sections: str) -> str:
+    return (f"<html><body><article><h1>Council approves plan</h1>{BODY}</article>{sections}"
+            f"</body></html>")
+
+
+def test_reply_forms_and_notices_are_no_comments() -> None:
+    """A reply form outside a <form> element (its fields' labels), "No comments yet",
+    "Comments are closed" and a spam filter's notice: none is a comment."""
+    form = ('<div id="respond"><h3>Leave a Reply</h3><p><input id="author" type="text">'
+            '<label for="author">Name (required)</label></p><p><input id="email" type="text">'
+            '<label for="email">Mail (will not be published) (required)</label></p>'
+            '<p><textarea id="comment"></textarea></p><p><input type="checkbox" id="notify">'
+            '<label for="notify">Notify me of followup comments via e-mail</label></p></div>')
+    notices = ('<div class="comments-area"><p>No comments yet</p><p>Comments are closed.</p>'
+               '</div><div class="comment-notice">This site uses Akismet to reduce spam. Learn '
+               'how your comment data is processed.</div>')
+    page = _sections_page(form + notices)
+    assert extract_article(load_document(page.encode(), fetched_at=NOW)).comments == []
+
+
+def test_a_short_signed_comment_alone_in_its_section() -> None:
+    """One short comment with its author and time ("支持！") is a comment; a one-word label
+    under a byline ("Premium") is not."""
+    comment = ('<div class="comment-box"><span class="author">东湖少年</span>'
+               '<span class="time">2023-05-09 20:10</span><p>支持！</p></div>')
+    teaser = ('<div class="comments-teaser"><span class="author">Judy Murray</span>'
+              '<span class="time">2023-05-08 04:32</span><p>Premium</p></div>')
+    found = extract_article(load_document(_sections_page(comment).encode(), fetched_at=NOW))
+    assert [(c.author, c.text) for c in found.comments] == [("东湖少年", "支持！")]
+    found = extract_article(load_document(_sections_page(teaser).encode(), fetched_at=NOW))
+    assert found.comments == []

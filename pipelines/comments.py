@@ -114,7 +114,7 @@ MAX_NAME_CHARS = 60
 _HEADER_WORDS = frozenset({"says", "said", "wrote", "schreibt", "sagt", "on", "at", "am", "pm",
                            "um", "uhr", "by", "von", "posted", "reply", "antworten", "permalink",
                            "quote", "zitieren", "report", "melden", "edit", "link"})
-MAX_HEADER_CHARS = 200
+MAX_HEADER_CHARS = 400  # as written: pages pad " | " between the parts with runs of spaces
 MAX_HEADER_ELEMENTS = 12
 # A comment's number before its author's name ("75 Zafir").
 _COMMENT_NUMBER = re.compile(r"^\d+\s+")
@@ -440,17 +440,15 @@ def _dated(element: lxml.html.HtmlElement, now: datetime) -> bool:
 
 
 def _name(author_text: str | None, stamp: lxml.html.HtmlElement | None, raw: str | None,
-          now: datetime) -> str | None:
+          now: datetime, item: lxml.html.HtmlElement) -> str | None:
     """The author's name (`author_text`: its element's text), without what a comment header
     sets beside it: the time, "says:", a comment number ("75 Zafir Says: November 8th, 2012
     at 5:33 pm"). Without an author element, the name written before the time in the
-    time's own line ("Jason — July 14th, 2012", "by james on January 31, 2011"). A web
-    address is no name."""
+    time's element or line ("Jason — <a>July 14th, 2012</a>", "by james on January 31,
+    2011"). A web address is no name."""
     if author_text is not None:
         text = author_text
-    elif stamp is not None and raw and raw in (line := text_of(stamp)):
-        text = line.partition(raw)[0]
-    else:
+    elif stamp is None or not raw or (text := _written_before(stamp, raw, item)) is None:
         return None
     text = " ".join(text.split())
     if "/" in text and " " not in text:  # a link's address, "bit.ly/SUYASa"
@@ -459,6 +457,19 @@ def _name(author_text: str | None, stamp: lxml.html.HtmlElement | None, raw: str
         return text if _LETTER.search(text) else None
     name = clean_name(text, Clock(now), handles=True)
     return _COMMENT_NUMBER.sub("", name) or None if name else None
+
+
+def _written_before(stamp: lxml.html.HtmlElement, raw: str, item: lxml.html.HtmlElement
+                    ) -> str | None:
+    """A name's length of text before the time as written, in the time's element or in the
+    line around it (never the item's text: that is the comment)."""
+    for line in (stamp, stamp.getparent()):
+        if line is None or line is item:
+            return None
+        before, found, _ = text_of(line).partition(raw)
+        if found and before.strip():
+            return before if len(before) <= MAX_NAME_CHARS else None
+    return None
 
 
 class OpeningPost(NamedTuple):
@@ -481,8 +492,8 @@ def opening_post(item: lxml.html.HtmlElement, now: datetime, markup: Markup) -> 
     stamp, _, raw = _time(item, hints, now)
     author = _author(item, hints, stamp, now, loose=False)
     author_text = text_of(author) if author is not None else None
-    return OpeningPost(_name(author_text, None, None, now), raw,
-                       _chrome(item, hints, author, author_text, None, raw, markup))
+    return OpeningPost(_name(author_text, None, None, now, item), raw,
+                       _chrome(item, hints, author, None, raw, markup, (author_text,)))
 
 
 def _name_like(element: lxml.html.HtmlElement) -> bool:
@@ -493,17 +504,24 @@ def _name_like(element: lxml.html.HtmlElement) -> bool:
 
 
 def _time(item: lxml.html.HtmlElement, hints: list[tuple], now: datetime):
-    """(element, datetime, raw): a <time> element first, then any element named as a date,
-    then a date near the item's start, each read only when those before gave no date (a
-    <time datetime> answers most comments; 0.02 M instructions a page)."""
+    """(element, datetime, raw): a <time> element first, then the first short element named
+    as a date that is not empty (an avatar's "comment_meta" box may come before the
+    "cm-meta" line), then a date near the item's start, each read only when those before
+    gave no date (a <time datetime> answers most comments; 0.02 M instructions a page)."""
     for element in item.iter("time"):
         if found := _date_of(element, now):
             return element, found[0], found[1]
-    named = _first(hints, TIME)
+    named = next((e for e, parts, _ in hints if parts[TIME] and _short(e) and not _empty(e)),
+                 None)
     if named is not None and (found := _date_of(named, now)):
         return named, found[0], found[1]
     found = find_date(_opening(item, 200), now)  # an unnamed date line near the top
     return (None, found[0], found[1]) if found else (None, None, None)
+
+
+def _empty(element: lxml.html.HtmlElement) -> bool:
+    """No text and no date attribute: a box for an image or an icon."""
+    return not text_of(element).strip() and not (element.get("datetime") or element.get("title"))
 
 
 def _opening(item: lxml.html.HtmlElement, chars: int) -> str:
@@ -538,25 +556,27 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
     stamp, when, raw = _time(item, hints, now)
     author = _author(item, hints, stamp, now)
     author_text = text_of(author) if author is not None else None
-    drop = set(nested) | _chrome(item, hints, author, author_text, stamp, raw, markup)
+    name = _name(author_text, stamp, raw, now, item)
+    drop = set(nested) | _chrome(item, hints, author, stamp, raw, markup, (author_text, name))
     text = render.to_text([item], drop)
     if len(text) < MIN_COMMENT_CHARS:
         return None
-    return CommentData(text=text, author=_name(author_text, stamp, raw, now), published_at=when,
-                       published_raw=raw)
+    return CommentData(text=text, author=name, published_at=when, published_raw=raw)
 
 
-def _chrome(item: lxml.html.HtmlElement, hints: list[tuple], author, author_text: str | None,
-            stamp, raw: str | None, markup: Markup | None) -> set[lxml.html.HtmlElement]:
+def _chrome(item: lxml.html.HtmlElement, hints: list[tuple], author, stamp, raw: str | None,
+            markup: Markup | None, said: tuple[str | None, ...]) -> set[lxml.html.HtmlElement]:
     """What a post or comment shows besides its text: its author and time elements, the
-    poster's cell and the header lines around them, short elements named as chrome (reply,
-    vote, signature), and lines of forum furniture."""
+    poster's cell and the header lines around them (holding nothing but the texts `said`
+    of the author, the time and header words), short elements named as chrome (reply, vote,
+    signature), and lines of forum furniture."""
     drop = {e for e in (author, stamp) if e is not None}
     drop |= {e for e, parts, _ in hints
              if parts[CHROME] and e.tag not in ("p", "blockquote") and _short(e)}
     if author is not None:
         drop.add(_author_cell(item, author, stamp))
-    known = [t for t in (author_text, text_of(stamp) if stamp is not None else "", raw) if t]
+    known = [t for t in (*said, text_of(stamp) if stamp is not None else "", raw)
+             if t and not t.isspace()]
     drop |= {line for part in (author, stamp) if part is not None
              for line in _header_lines(item, part, known)}
     return drop | _furniture(item, hints, author, raw, markup)

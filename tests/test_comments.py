@@ -274,9 +274,11 @@ def test_comment_header_words_are_neither_name_nor_text() -> None:
 
 def test_plain_text_name_before_the_time_link() -> None:
     """A commenter without a profile link is text beside the time link ("Jason — <a>July 14th,
-    2012</a>", "by james on …"): that name, not the date, and the line not in the text."""
+    2012</a>", "by james on …"): that name, not the date, and the line not in the text. An
+    empty box named as meta (the avatar's) before that line is not the time."""
     items = "".join(
-        f'<li class="comment"><p class="cm-meta">{name} <a class="comment-meta-time" '
+        f'<li class="comment"><div class="comment_meta"><img src="a.png"></div>'
+        f'<p class="cm-meta">{name} <a class="comment-meta-time" '
         f'href="#c{i}">July 1{i}th, 2012, 6:34 pm</a></p><p>Great read number {i}, thanks.</p>'
         f'<a class="comment-reply-link" href="#r">Reply</a></li>'
         for i, name in enumerate(("Jason —", "by james on", "Kim —")))

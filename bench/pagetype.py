@@ -31,18 +31,19 @@ from sklearn.model_selection import StratifiedGroupKFold
 
 from bench.articles import SHARED_SETS as ARTICLE_SETS
 from pipelines.document import Document, load_document
-from pipelines.pagetype import classify_page
+from pipelines.pagetype import FALLBACK_TYPE, classify_page
 from pipelines.pagetype.features import extract_features, scanned_features
-from pipelines.pagetype.model import DEFAULT_MODEL, PageTypeModel, load_model
+from pipelines.pagetype.model import DEFAULT_MODEL, PageTypeModel, load_model, normalise
 from pipelines.pagetype.page_features import dominant_prose
 from pipelines.pagetype.rules import match_rule
 from pipelines.pagetype.train import LabelledPage, fit_pages, load_articles, load_pages
 from pipelines.params import PAGE_TYPE, PageTypeParams
-from pipelines.results import ARTICLE_TYPES, PAGE_TYPES
+from pipelines.results import ARTICLE_TYPES, PAGE_TYPES, PageTypeDecision
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pagetype"
 DEMO_ORIGIN = "http://127.0.0.1:8000"
 TIMING_REPEATS = 5
+PUSH_TOP = 6  # features listed per wrong type in push_report
 NAMED = ("gne__listpage_163_1.html", "gne__listpage_163_2.html")  # 163.com lists, once news
 
 
@@ -206,6 +207,38 @@ def route_line(name: str, how: str, decided: Sequence[str]) -> str:
             f"{dict(counts.most_common())}")
 
 
+def pushes(model: PageTypeModel, features: dict[str, float], chosen: str) -> dict[str, float]:
+    """Per feature, how far it lifts `chosen`'s linear score over the best article type's
+    (absent features read as the training mean, as in `PageTypeModel.rank`)."""
+    scaling = model.scaling
+    raw = np.array([features.get(n, m) for n, m in zip(scaling.features, scaling.mean,
+                                                          strict=True)])
+    z = normalise(raw, scaling.minimum, scaling.maximum, scaling.mean)
+    row = dict(zip(model.classes, model.coef @ z + model.intercept, strict=True))
+    article = max((c for c in ARTICLE_TYPES if c in row), key=row.__getitem__)
+    coef = dict(zip(model.classes, model.coef, strict=True))
+    return dict(zip(scaling.features, ((coef[chosen] - coef[article]) * z).tolist(), strict=True))
+
+
+def push_report(model: PageTypeModel, pages: Sequence[LabelledPage],
+                decisions: Sequence[PageTypeDecision], top: int = PUSH_TOP) -> None:
+    """Why the classifier keeps article pages off the article route: for each wrong type,
+    the features that push hardest towards it, averaged over the pages it took (the
+    share of those pages a feature pushes at all in brackets). Read over many sites'
+    pages, not one page's (docs/BENCHMARKS.md, page type)."""
+    for kind in ("list", FALLBACK_TYPE):
+        taken = [page for page, d in zip(pages, decisions, strict=True)
+                 if d.page_type == kind and d.decided_by == "classifier"]
+        if not taken:
+            continue
+        rows = [pushes(model, extract_features(page.doc, model.features), kind) for page in taken]
+        mean = {n: statistics.mean(r[n] for r in rows) for n in model.scaling.features}
+        strongest = sorted(mean, key=mean.__getitem__, reverse=True)[:top]
+        print(f"  called {kind} by the classifier ({len(taken)}), strongest pushes: " + ", ".join(
+            f"{n} {mean[n]:+.2f} ({sum(r[n] > 0 for r in rows) / len(rows):.0%})"
+            for n in strongest))
+
+
 def article_route_report(model: PageTypeModel, params: PageTypeParams,
                          trained: Sequence[str]) -> None:
     """The model on the article benchmark sets it was not trained on (every page
@@ -217,9 +250,10 @@ def article_route_report(model: PageTypeModel, params: PageTypeParams,
         if name in trained:
             print(f"{name}: trained on by the model (out-of-fold routing above)")
             continue
-        decided = [classify_page(page.doc, params=params, model=model).page_type
-                   for page in held_out[name]]
-        print(route_line(name, "held out", decided))
+        decisions = [classify_page(page.doc, params=params, model=model)
+                     for page in held_out[name]]
+        print(route_line(name, "held out", [d.page_type for d in decisions]))
+        push_report(model, held_out[name], decisions)
 
 
 def oof_route_report(runs: dict[int, CrossValidated],

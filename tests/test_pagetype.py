@@ -8,6 +8,7 @@ from math import log1p, sqrt
 import numpy as np
 import pytest
 
+from bench.pagetype import pushes
 from pipelines.document import load_document
 from pipelines.pagetype import SiteRule, classify_page
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, load_model
@@ -354,6 +355,14 @@ def test_sure_list_gate_puts_list_first() -> None:
     assert ranked[0][0] == "list"
     assert ranked[0][1] == pytest.approx(1.0 / (1.0 + np.exp(-(10.0 + 0.5))))
     assert sum(p for _, p in ranked) == pytest.approx(1.0)
+
+
+def test_pushes_are_each_features_lift_of_the_chosen_type_over_the_best_article() -> None:
+    z = np.array([(2.0 - 1.0) / 2.0, (0.0 - 2.0) / 4.0])
+    expected = (np.array([1.0, -1.0]) - np.array([-1.0, 2.0])) * z  # list minus news
+    assert pushes(_toy_model(-10.0), {"a": 2.0, "b": 0.0}, "list") == pytest.approx(
+        dict(zip(("a", "b"), expected.tolist(), strict=True)))
+    assert pushes(_toy_model(-10.0), {}, "list") == {"a": 0.0, "b": 0.0}  # absent: no push
 
 
 def test_site_of_groups_archived_copies_with_their_site() -> None:

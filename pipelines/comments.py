@@ -120,6 +120,7 @@ MAX_HEADER_ELEMENTS = 12
 _COMMENT_NUMBER = re.compile(r"^\d+\s+")
 # What a header adds to a name, which the byline cleaner then cuts: a time or a number, a
 # label's colon, a dash or bar, "by"/"on" before it, "says" after it.
+_NAME_EDGES = " |,-–—·•"  # a header's separators beside a name ("Ryan —"); a colon is a label
 _HEADER_HINT = re.compile(r"[\d:|—–]|^(?:by|von|on)\s|\s(?:says|said|wrote|schreibt|sagt)\W*$",
                           re.I)
 # A post's furniture in Chinese forums (Discuz, phpwind): floor labels, the post-header
@@ -450,7 +451,7 @@ def _name(author_text: str | None, stamp: lxml.html.HtmlElement | None, raw: str
         text = author_text
     elif stamp is None or not raw or (text := _written_before(stamp, raw, item)) is None:
         return None
-    text = " ".join(text.split())
+    text = " ".join(text.split()).strip(_NAME_EDGES)
     if "/" in text and " " not in text:  # a link's address, "bit.ly/SUYASa"
         return None
     if _HEADER_HINT.search(text) is None:  # most names: taken as written
@@ -577,8 +578,7 @@ def _chrome(item: lxml.html.HtmlElement, hints: list[tuple], author, stamp, raw:
         drop.add(_author_cell(item, author, stamp))
     known = [t for t in (*said, text_of(stamp) if stamp is not None else "", raw)
              if t and not t.isspace()]
-    drop |= {line for part in (author, stamp) if part is not None
-             for line in _header_lines(item, part, known)}
+    drop |= _header_lines(item, [e for e in (author, stamp) if e is not None], known)
     return drop | _furniture(item, hints, author, raw, markup)
 
 
@@ -596,25 +596,36 @@ def _author_cell(item: lxml.html.HtmlElement, author: lxml.html.HtmlElement,
     return cell
 
 
-def _header_lines(item: lxml.html.HtmlElement, part: lxml.html.HtmlElement,
-                  known: list[str]) -> list[lxml.html.HtmlElement]:
-    """The blocks around `part` (the author or the time) below the item that hold nothing
-    but the `known` author and time texts and header words: "Ann says:", "Jason — July
-    14th, 2012", "75 Zafir Says: November 8th" leave no "says:" or dash in the text."""
-    found = []
-    for line in part.iterancestors():
-        # a header line is a few elements: the item's body blocks are not serialised
-        if line is item or next(islice(line.iter(), MAX_HEADER_ELEMENTS, None), None) is not None:
-            break
-        rest = text_of(line)
-        if len(rest) > MAX_HEADER_CHARS:
-            break
-        for text in known:
-            rest = rest.replace(text, " ")
-        if not all(w.isdigit() or w.casefold() in _HEADER_WORDS for w in _WORD_CHARS.findall(rest)):
-            break
-        found.append(line)
+def _header_lines(item: lxml.html.HtmlElement, parts: list[lxml.html.HtmlElement],
+                  known: list[str]) -> set[lxml.html.HtmlElement]:
+    """The blocks around the `parts` (author, time) below the item that hold nothing but
+    the `known` author and time texts and header words: "Ann says:", "Jason — July 14th,
+    2012", "75 Zafir Says: November 8th" leave no "says:" or dash in the text. The two
+    climbs share their upper lines, each judged once."""
+    found: set[lxml.html.HtmlElement] = set()
+    judged: dict[lxml.html.HtmlElement, bool] = {}
+    for part in parts:
+        for line in part.iterancestors():
+            header = judged.get(line)
+            if header is None:
+                header = judged[line] = line is not item and _only_header(line, known)
+            if not header:
+                break
+            found.add(line)
     return found
+
+
+def _only_header(line: lxml.html.HtmlElement, known: list[str]) -> bool:
+    """`line` holds only the `known` texts, header words, numbers and punctuation. A header
+    line is a few elements: the item's body blocks are not serialised."""
+    if next(islice(line.iter(), MAX_HEADER_ELEMENTS, None), None) is not None:
+        return False
+    rest = text_of(line)
+    if len(rest) > MAX_HEADER_CHARS:
+        return False
+    for text in known:
+        rest = rest.replace(text, " ")
+    return all(w.isdigit() or w.casefold() in _HEADER_WORDS for w in _WORD_CHARS.findall(rest))
 
 
 def _furniture(item: lxml.html.HtmlElement, hints: list[tuple], author, raw: str | None,

@@ -110,17 +110,17 @@ MAX_UNNAMED_LINK_SHARE = 0.4
 CUE_CHARS = 300  # a comment's author, date and cue words sit near its start
 MAX_NAME_CHARS = 60
 # Words that stand beside a comment's author and time in its header ("Ann says:", "on July
-# 3, 2012 at 9:14 am", "Antworten"); a header line holds at most this many characters.
+# 3, 2012 at 9:14 am", "Antworten").
 _HEADER_WORDS = frozenset({"says", "said", "wrote", "schreibt", "sagt", "on", "at", "am", "pm",
                            "um", "uhr", "by", "von", "posted", "reply", "antworten", "permalink",
                            "quote", "zitieren", "report", "melden", "edit", "link"})
 MAX_HEADER_CHARS = 400  # as written: pages pad " | " between the parts with runs of spaces
-MAX_HEADER_ELEMENTS = 12
+MAX_HEADER_ELEMENTS = 12  # a header line is a few elements; a comment's body blocks are more
 # A comment's number before its author's name ("75 Zafir").
 _COMMENT_NUMBER = re.compile(r"^\d+\s+")
+_NAME_EDGES = " |,-–—·•"  # a header's separators beside a name ("Ryan —"); a colon is a label
 # What a header adds to a name, which the byline cleaner then cuts: a time or a number, a
 # label's colon, a dash or bar, "by"/"on" before it, "says" after it.
-_NAME_EDGES = " |,-–—·•"  # a header's separators beside a name ("Ryan —"); a colon is a label
 _HEADER_HINT = re.compile(r"[\d:|—–]|^(?:by|von|on)\s|\s(?:says|said|wrote|schreibt|sagt)\W*$",
                           re.I)
 # A post's furniture in Chinese forums (Discuz, phpwind): floor labels, the post-header
@@ -616,8 +616,8 @@ def _header_lines(item: lxml.html.HtmlElement, parts: list[lxml.html.HtmlElement
 
 
 def _only_header(line: lxml.html.HtmlElement, known: list[str]) -> bool:
-    """`line` holds only the `known` texts, header words, numbers and punctuation. A header
-    line is a few elements: the item's body blocks are not serialised."""
+    """`line` holds only the `known` texts, header words, numbers and punctuation (counted
+    first: the item's body blocks are not serialised)."""
     if next(islice(line.iter(), MAX_HEADER_ELEMENTS, None), None) is not None:
         return False
     rest = text_of(line)
@@ -704,9 +704,9 @@ def _single(section: lxml.html.HtmlElement, now: datetime,
 
 
 def _field_lines(section: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
-    """The lines of a reply form outside any <form> element: each field's label and the
-    smallest blocks around a field that hold no more than a label ("Name (required)",
-    "Mail (will not be published)", "Notify me of followup comments")."""
+    """The lines of a reply form outside any <form> element: around each control and label,
+    the largest block below the section that holds no more than a label's text ("Name
+    (required)", "Mail (will not be published)", "Notify me of followup comments")."""
     found: set[lxml.html.HtmlElement] = set()
     for field in _ANY_FIELD(section):
         line = field

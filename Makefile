@@ -29,6 +29,7 @@ bench: install
 	$(PY) -m bench.records
 	$(PY) -m bench.store
 	$(PY) -m bench.crawl --scale 4 --repeat 3
+	$(PY) -m bench.soak --scale 72 --distributed
 
 lint: install
 	$(VENV)/bin/ruff check .

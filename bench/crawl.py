@@ -143,7 +143,8 @@ def steady_rate(samples: list[tuple[float, int]], expected: int) -> float:
     return (high - low) / max(end - start, 1e-9)
 
 
-def _scrapy(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+def scrapy_process(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """`scrapy crawl site` with the benchmark's settings, its output appended to `log`."""
     handle = log.open("ab")
     return subprocess.Popen([sys.executable, "-m", "scrapy", "crawl", "site", *args, *COMMON],
                             cwd=PROJECT_ROOT, env={**os.environ, **env}, stdout=handle,
@@ -200,9 +201,10 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path,
         return poll.scalar(count)
 
     with DemoServer(config=config) as server:
-        helpers = [_scrapy([], env, logs / f"w{n}-{workers}.log") for n in range(workers - 1)]
+        helpers = [scrapy_process([], env, logs / f"w{n}-{workers}.log")
+                   for n in range(workers - 1)]
         time.sleep(4)  # let the plain workers start and idle-wait for work
-        starter = _scrapy(["-a", f"start_urls={server.url}/", "-a", "depth=8"], env,
+        starter = scrapy_process(["-a", f"start_urls={server.url}/", "-a", "depth=8"], env,
                           logs / f"w-start-{workers}.log")
         pids = [process.pid for process in [starter, *helpers]]
         _wait(lambda: sum(server.hits.values()) > 0)
@@ -224,7 +226,7 @@ def fetch_only_rate(paths: list[str], logs: Path, config: SiteConfig) -> Result:
         urls = ",".join(server.url + path for path in paths)
         env = {"REDIS_URL": "", "DATABASE_URL": "sqlite:///" + str(logs / "unused.sqlite3")}
         upgrade(env["DATABASE_URL"])
-        process = _scrapy(["-a", f"start_urls={urls}", "-a", "depth=0",
+        process = scrapy_process(["-a", f"start_urls={urls}", "-a", "depth=0",
                            "-s", "ITEM_PIPELINES={}"], env, logs / "fetch-only.log")
         _wait(lambda: sum(server.hits.values()) > 0)
         pids = [process.pid]

@@ -299,6 +299,15 @@ def run_set(pages: list, runners: dict[str, Callable]) -> dict[str, dict[str, Ou
     return results
 
 
+def _time_ratio(results: dict[str, dict[str, Output]], system: str) -> str:
+    """Mean time per page over trafilatura's in the same run (the speed goal's measure)."""
+    if "trafilatura" not in results:
+        return "–"
+    mean = {name: statistics.mean(o.ms for o in results[name].values())
+            for name in (system, "trafilatura")}
+    return f"{mean[system] / mean['trafilatura']:.3f}"
+
+
 def _ms(outputs: dict[str, Output]) -> str:
     ms = statistics.mean(o.ms for o in outputs.values())
     parse = [o.parse_ms for o in outputs.values() if o.parse_ms is not None]
@@ -307,13 +316,13 @@ def _ms(outputs: dict[str, Output]) -> str:
 
 def report(set_name: str, pages: list, results: dict[str, dict[str, Output]]) -> None:
     print(f"\n### {set_name} ({len(pages)} pages)\n")
-    print("| system | F1 | precision | recall | exact | ms/page |")
-    print("|---|---|---|---|---|---|")
+    print("| system | F1 | precision | recall | exact | ms/page | time / trafilatura's |")
+    print("|---|---|---|---|---|---|---|")
     for system, outputs in results.items():
         s = body_scores(pages, outputs) if any(gt.get("articleBody") for *_, gt in pages) else None
         scores = (f"{s['f1']:.3f} | {s['precision']:.3f} | {s['recall']:.3f} | {s['exact']}/"
                   f"{s['n']}" if s else "– | – | – | –")
-        print(f"| {system} | {scores} | {_ms(outputs)} |")
+        print(f"| {system} | {scores} | {_ms(outputs)} | {_time_ratio(results, system)} |")
     extra = {system: comment_scores(pages, outputs) for system, outputs in results.items()}
     if any(extra.values()):
         print("\n| system | comment recall | comment text in body | whole comments in body |"

@@ -31,7 +31,9 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 import lxml.html
 
@@ -50,16 +52,15 @@ SYSTEMS = ("ours", "trafilatura", "readability", "gne")
 DEMO_ORIGIN = "http://127.0.0.1:8000"
 
 
-def _load_scorer():
-    """The reference scorer module, imported from the shared tools folder."""
+@cache
+def scorer() -> ModuleType:
+    """The reference scorer module, imported from the shared tools folder on first use: a
+    module importing this one (bench.pagetype, its tests) must load on a clone without it."""
     spec = importlib.util.spec_from_file_location(
         "score_articles", SHARED / "tools" / "score_articles.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
-
-
-SCORER = _load_scorer()
 
 
 @dataclass
@@ -185,19 +186,19 @@ def load_set(name: str, limit: int | None) -> list[tuple[str, bytes, dict]]:
 def body_scores(pages: list, outputs: dict[str, Output], key: str = "articleBody") -> dict:
     """P/R/F1/exact with the reference scorer's functions and tokenizer choice."""
     truth = {pid: gt.get(key) or "" for pid, _, gt in pages}
-    mode = SCORER.pick_mode(truth, "auto")
+    mode = scorer().pick_mode(truth, "auto")
     rows, exact = [], 0
     for pid, true_text in truth.items():
-        counts, same = SCORER.doc_counts(true_text, outputs[pid].body, mode)
+        counts, same = scorer().doc_counts(true_text, outputs[pid].body, mode)
         rows.append(counts)
         exact += same
-    p, r, f1 = SCORER.aggregate(rows)
+    p, r, f1 = scorer().aggregate(rows)
     return {"precision": p, "recall": r, "f1": f1, "exact": exact, "n": len(rows)}
 
 
 def _shingle_recall(true_text: str, found_text: str, mode: str) -> float:
-    true = SCORER.shingles(SCORER.tokens(true_text, mode))
-    found = SCORER.shingles(SCORER.tokens(found_text, mode))
+    true = scorer().shingles(scorer().tokens(true_text, mode))
+    found = scorer().shingles(scorer().tokens(found_text, mode))
     total = sum(true.values())
     return sum((true & found).values()) / total if total else 1.0
 
@@ -214,7 +215,7 @@ def comment_scores(pages: list, outputs: dict[str, Output]) -> dict:
     if not with_comments:
         return {}
     # tokens as the scorer picks them for the set's bodies (Chinese has no spaces to split at)
-    mode = SCORER.pick_mode({pid: gt.get("articleBody") or "" for pid, _, gt in pages}, "auto")
+    mode = scorer().pick_mode({pid: gt.get("articleBody") or "" for pid, _, gt in pages}, "auto")
     recall = [_shingle_recall(t, "\n".join(outputs[pid].comments), mode)
               for pid, truth in with_comments for t in truth]
     leak = [_shingle_recall(t, outputs[pid].body, mode)

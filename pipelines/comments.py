@@ -416,9 +416,10 @@ def _innermost(found: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
     """The deepest author-named element with a name's text at the start of `found`:
     <div class="comment-author"><cite class="fn">Ann</cite> says:</div> names Ann, and
     <div class="message-userDetails"><h4 class="message-name">… a rank.</div> its <h4>."""
-    inner = next((e for e in found.iterdescendants() if _names_author(e) and _name_like(e)),
-                 None)
-    return found if inner is None else _innermost(inner)
+    while (inner := next((e for e in found.iterdescendants()
+                          if _names_author(e) and _name_like(e)), None)) is not None:
+        found = inner  # a loop, not recursion: broken pages nest thousands of levels deep
+    return found
 
 
 def _names_author(element: lxml.html.HtmlElement) -> bool:

@@ -12,6 +12,7 @@ from pipelines.comments import (
     _SECTION,
     _SECTION_STEMS,
     _field_holders,
+    _innermost,
     _items,
     _section_names,
     parse_item,
@@ -344,3 +345,12 @@ def test_a_short_signed_comment_alone_in_its_section() -> None:
     assert [(c.author, c.text) for c in found.comments] == [("东湖少年", "支持！")]
     found = extract_article(load_document(_sections_page(teaser).encode(), fetched_at=NOW))
     assert found.comments == []
+
+
+def test_author_blocks_nested_thousands_deep_do_not_overflow_the_stack() -> None:
+    """Broken pages nest thousands of levels (huge_tree parses them): the innermost named
+    part of an author block is found by a loop, not by recursion."""
+    deep = ('<div class="comment-author">' + '<div class="user">' * 1500 + "<a>Ann</a>"
+            + "</div>" * 1501)
+    doc = load_document(f"<html><body>{deep}</body></html>".encode())
+    assert _innermost(doc.body[0]).tag == "div"

@@ -116,6 +116,7 @@ _HEADER_WORDS = frozenset({"says", "said", "wrote", "schreibt", "sagt", "on", "a
                            "quote", "zitieren", "report", "melden", "edit", "link"})
 MAX_HEADER_CHARS = 400  # as written: pages pad " | " between the parts with runs of spaces
 MAX_HEADER_ELEMENTS = 12  # a header line is a few elements; a comment's body blocks are more
+MAX_CELL_ELEMENTS = 64  # a poster's cell (name, rank, counters) is a few dozen at most
 # A comment's number before its author's name ("75 Zafir").
 _COMMENT_NUMBER = re.compile(r"^\d+\s+")
 _NAME_EDGES = " |,-–—·•"  # a header's separators beside a name ("Ryan —"); a colon is a label
@@ -590,7 +591,8 @@ def _author_cell(item: lxml.html.HtmlElement, author: lxml.html.HtmlElement,
     count, location), a comment's "<cite>Ann</cite> says:" block; else the author."""
     cell = author
     for block in author.iterancestors():
-        if block is item or not _names_author(block) or _holds(block, stamp) or any(
+        if block is item or not _names_author(block) or _holds(block, stamp) or next(
+                islice(block.iter(), MAX_CELL_ELEMENTS, None), None) is not None or any(
                 len(piece.strip()) > MAX_NAME_CHARS for piece in block.itertext()):
             break
         cell = block

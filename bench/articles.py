@@ -41,6 +41,7 @@ from pipelines import render
 from pipelines.article import extract_article
 from pipelines.dates import parse_date
 from pipelines.document import decode_html, load_document
+from pipelines.metadata import SAID_WORDS
 from pipelines.params import DENSITY
 from pipelines.results import ARTICLE_TYPES
 
@@ -235,7 +236,7 @@ def comment_scores(pages: list, outputs: dict[str, Output]) -> dict:
 
 
 # What a comment header sets beside the name: "Ann says:", "On May 1, 2012 Ann said:".
-_HEADER_CUE = re.compile(r"\b(?:says|said|wrote|schreibt|sagt)\b|^\s*(?:on|by|von)\b", re.I)
+_HEADER_CUE = re.compile(rf"\b(?:{'|'.join(SAID_WORDS)})\b|^\s*(?:on|by|von)\b", re.I)
 
 
 def header_author_rate(outputs: dict[str, Output]) -> float:

@@ -35,7 +35,7 @@ from pipelines.boilerplate import (
     outermost,
 )
 from pipelines.dates import find_date
-from pipelines.metadata import Clock, clean_name
+from pipelines.metadata import SAID_WORDS, Clock, clean_name
 from pipelines.page_text import text_of
 from pipelines.results import CommentData
 
@@ -111,9 +111,9 @@ CUE_CHARS = 300  # a comment's author, date and cue words sit near its start
 MAX_NAME_CHARS = 60
 # Words that stand beside a comment's author and time in its header ("Ann says:", "on July
 # 3, 2012 at 9:14 am", "Antworten").
-_HEADER_WORDS = frozenset({"says", "said", "wrote", "schreibt", "sagt", "on", "at", "am", "pm",
-                           "um", "uhr", "by", "von", "posted", "reply", "antworten", "permalink",
-                           "quote", "zitieren", "report", "melden", "edit", "link"})
+_HEADER_WORDS = frozenset({*SAID_WORDS, "on", "at", "am", "pm", "um", "uhr", "by", "von",
+                           "posted", "reply", "antworten", "permalink", "quote", "zitieren",
+                           "report", "melden", "edit", "link"})
 MAX_HEADER_CHARS = 400  # as written: pages pad " | " between the parts with runs of spaces
 MAX_HEADER_ELEMENTS = 12  # a header line is a few elements; a comment's body blocks are more
 MAX_CELL_ELEMENTS = 64  # a poster's cell (name, rank, counters) is a few dozen at most
@@ -122,8 +122,8 @@ _COMMENT_NUMBER = re.compile(r"^\d+\s+")
 _NAME_EDGES = " |,-–—·•"  # a header's separators beside a name ("Ryan —"); a colon is a label
 # What a header adds to a name, which the byline cleaner then cuts: a time or a number, a
 # label's colon, a dash or bar, "by"/"on" before it, "says" after it.
-_HEADER_HINT = re.compile(r"[\d:|—–]|^(?:by|von|on)\s|\s(?:says|said|wrote|schreibt|sagt)\W*$",
-                          re.I)
+_HEADER_HINT = re.compile(
+    rf"[\d:|—–]|^(?:by|von|on)\s|\s(?:{'|'.join(SAID_WORDS)})\W*$", re.I)
 # A post's furniture in Chinese forums (Discuz, phpwind): floor labels, the post-header
 # verb, the author's counters; and what marks a text that may hold some.
 _FURNITURE = re.compile(r"(?:[\W\d_]|楼主|沙发|板凳|地板|楼|发表于|积分|帖子|主题|精华|金币|威望|"
@@ -391,13 +391,25 @@ def _parts_of(words: str) -> tuple[bool, ...]:
             _CHROME.search(words) is not None)
 
 
-def _first(hints: list[tuple], part: int):
-    """The first short element whose class words name `part` (or declared an author); a long
+def _named_author(hints: list[tuple]) -> lxml.html.HtmlElement | None:
+    """The first short element whose class words name an author (or declared one); a long
     one (the whole comment body) is not it."""
     for element, parts, declared in hints:
-        named = declared or parts[part]
-        if named and _short(element):
+        if (declared or parts[AUTHOR]) and _short(element):
             return element
+    return None
+
+
+def _named_time(hints: list[tuple]) -> lxml.html.HtmlElement | None:
+    """The first short element named as a date that is not empty: an avatar's "comment_meta"
+    box may come before the "cm-meta" line (an empty one with a datetime or title attribute
+    still counts). Its text is read once for both tests."""
+    for element, parts, _ in hints:
+        if parts[TIME]:
+            text = text_of(element).strip()
+            if len(text) <= MAX_NAME_CHARS and (
+                    text or element.get("datetime") or element.get("title")):
+                return element
     return None
 
 
@@ -407,9 +419,9 @@ def _author(item: lxml.html.HtmlElement, hints: list[tuple], stamp: lxml.html.Ht
     a rank and counters), else a short <cite>, else (`loose`) the first short link or bold
     name in the item that is not its time (a commenter without a profile link is plain text
     beside a time link: "Jason — <a>July 14th, 2012</a>")."""
-    found = _first(hints, AUTHOR)
+    found = _named_author(hints)
     if found is not None:
-        return _innermost(found)  # short, as _first found it, and so is what it holds
+        return _innermost(found)  # short, as found, and so is what it holds
     found = next(iter(item.iter("cite")), None)
     if found is not None or not loose:
         return found if found is not None and _short(found) else None
@@ -511,24 +523,17 @@ def _name_like(element: lxml.html.HtmlElement) -> bool:
 
 
 def _time(item: lxml.html.HtmlElement, hints: list[tuple], now: datetime):
-    """(element, datetime, raw): a <time> element first, then the first short element named
-    as a date that is not empty (an avatar's "comment_meta" box may come before the
-    "cm-meta" line), then a date near the item's start, each read only when those before
+    """(element, datetime, raw): a <time> element first, then the first element named as a
+    date (_named_time), then a date near the item's start, each read only when those before
     gave no date (a <time datetime> answers most comments; 0.02 M instructions a page)."""
     for element in item.iter("time"):
         if found := _date_of(element, now):
             return element, found[0], found[1]
-    named = next((e for e, parts, _ in hints if parts[TIME] and _short(e) and not _empty(e)),
-                 None)
+    named = _named_time(hints)
     if named is not None and (found := _date_of(named, now)):
         return named, found[0], found[1]
     found = find_date(_opening(item, 200), now)  # an unnamed date line near the top
     return (None, found[0], found[1]) if found else (None, None, None)
-
-
-def _empty(element: lxml.html.HtmlElement) -> bool:
-    """No text and no date attribute: a box for an image or an icon."""
-    return not text_of(element).strip() and not (element.get("datetime") or element.get("title"))
 
 
 def _opening(item: lxml.html.HtmlElement, chars: int) -> str:

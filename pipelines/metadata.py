@@ -65,6 +65,9 @@ _NOT_NAMES = frozenset({"posted", "by", "von", "veröffentlicht", "published", "
                         "admin", "anonymous", "author", "autor", "name"})
 # An e-mail address is no name: "name, email@gmail.com" is a template's placeholder.
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
+# What a comment header sets after a name ("Ann says:"), cut from names here and read as a
+# header word by the comment reader.
+SAID_WORDS = ("says", "said", "wrote", "schreibt", "sagt")
 _WEEKDAY = re.compile(
     r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:montag|dienstag|mittwoch|donnerstag|"
     r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
@@ -79,7 +82,7 @@ _NAME_END = re.compile(
     r"\s*[|,\-–—·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
     r"\s*\+?(?:已?关注|订阅)$|\s+\+?follow$|"  # a follow button beside an account
-    r"\s+(?:says|said|wrote|schreibt|sagt)\.*$", re.I)  # a comment header: "Ann says:"
+    rf"\s+(?:{'|'.join(SAID_WORDS)})\.*$", re.I)  # a comment header: "Ann says:"
 # A Western label that says the date after it is the publication's: "Erschienen am:",
 # "Published on", "Veröffentlicht:", "Datum:" (a bare "date" word needs its colon).
 _DATE_LABEL = re.compile(

@@ -205,7 +205,7 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path,
                    for n in range(workers - 1)]
         time.sleep(4)  # let the plain workers start and idle-wait for work
         starter = scrapy_process(["-a", f"start_urls={server.url}/", "-a", "depth=8"], env,
-                          logs / f"w-start-{workers}.log")
+                                 logs / f"w-start-{workers}.log")
         pids = [process.pid for process in [starter, *helpers]]
         _wait(lambda: sum(server.hits.values()) > 0)
         # light polling: the workers need the CPU (a count over the growing table costs
@@ -227,7 +227,7 @@ def fetch_only_rate(paths: list[str], logs: Path, config: SiteConfig) -> Result:
         env = {"REDIS_URL": "", "DATABASE_URL": "sqlite:///" + str(logs / "unused.sqlite3")}
         upgrade(env["DATABASE_URL"])
         process = scrapy_process(["-a", f"start_urls={urls}", "-a", "depth=0",
-                           "-s", "ITEM_PIPELINES={}"], env, logs / "fetch-only.log")
+                                  "-s", "ITEM_PIPELINES={}"], env, logs / "fetch-only.log")
         _wait(lambda: sum(server.hits.values()) > 0)
         pids = [process.pid]
         seconds, steady, cpu, reactor = _measure(

@@ -1,5 +1,6 @@
-"""The page route, without Scrapy: classify, then articles to density extraction
-(after template denoising when a sibling is known) and lists to record mining.
+"""The page route, without Scrapy: classify, then articles (and 'other' pages, for their
+main text) to density extraction (articles after template denoising when a sibling is
+known) and lists to record mining.
 
 The Scrapy stages call `decide_type` and `extract` separately, with the shared
 template cache between them; the CLI and benchmarks call `process_document`.
@@ -41,12 +42,12 @@ def decide_type(doc: Document, forced_type: str | None = None,
 
 def extract(doc: Document, decision: PageTypeDecision,
             exclude: Collection[lxml.html.HtmlElement] = ()) -> PageResult:
-    """Run the extractor the page type calls for; 'other' pages yield only their type."""
-    if decision.page_type in ARTICLE_TYPES:
-        return PageResult(decision, article=extract_article(doc, exclude))
+    """Lists to record mining, every other type to density extraction. 'other' pages too:
+    'other' is where an unsure page goes (see classify_page), and an article stored there
+    without its body is lost to the reader; the page keeps its type, its text is kept."""
     if decision.page_type == "list":
         return PageResult(decision, listing=mine_records(doc))
-    return PageResult(decision)
+    return PageResult(decision, article=extract_article(doc, exclude))
 
 
 def process_document(doc: Document, sibling: Document | None = None,

@@ -68,8 +68,8 @@ def classify_page(
       'other' page is cheap);
     - the best is an article type (news, blog, forum) and the second is not 'other':
       the best guess stands. Both article types: the page goes to article extraction
-      either way ('other' would drop an article the model is sure of as a whole: the
-      demo site's blogs read news 0.44 / blog 0.36). Article before list: a list read
+      either way ('other' would file an article the model is sure of as a whole under
+      the wrong type: the demo site's blogs read news 0.44 / blog 0.36). Article before list: a list read
       as an article and an article read as a list are each lost once, so the likelier
       reading wins. With model v6, 'list' for any unsure page with list second sent 21
       of 881 held-out article pages to the list route, 14 of them with an article type

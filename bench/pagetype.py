@@ -4,9 +4,10 @@ Cross-validation grouped by site (no site on both sides): each fold trains the
 classifier exactly as `train-pagetype` does and classifies the held-out sites.
 Article sets the model learns from (`train-pagetype --articles`; by default those
 the model file names in its training record, `--articles` overrides) join the
-folds by URL host: a host that has labelled pages goes to their fold, the others
-are dealt out at random; every such article page is routed out of fold (never by
-a model that saw its site). Prints the classifier alone and the full decision
+folds by site (registrable domain; for pages without URL, inferred from their HTML,
+see pipelines.pagetype.sites): a site that has labelled pages goes to their fold,
+the others are dealt out at random; every such article page is routed out of fold
+(never by a model that saw its site). Prints the classifier alone and the full decision
 (rules, then classifier with `min_confidence`), rule coverage and precision on
 rows whose label was not taken from the URL, and for the model file (`--model`,
 the shipped one by default): the cost of features + prediction per parsed page,
@@ -36,6 +37,7 @@ from pipelines.pagetype.features import extract_features, scanned_features
 from pipelines.pagetype.model import DEFAULT_MODEL, PageTypeModel, load_model, normalise
 from pipelines.pagetype.page_features import dominant_prose
 from pipelines.pagetype.rules import match_rule
+from pipelines.pagetype.sites import connected, site_keys
 from pipelines.pagetype.train import LabelledPage, fit_pages, load_articles, load_pages
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES, PageTypeDecision
@@ -258,13 +260,35 @@ def article_route_report(model: PageTypeModel, params: PageTypeParams,
 
 def oof_route_report(runs: dict[int, CrossValidated],
                      articles: dict[str, list[LabelledPage]]) -> None:
-    """Out-of-fold routing of every article page trained on, per fold seed."""
+    """Out-of-fold routing of every article page trained on, per fold seed and on average;
+    for a set without URLs, how many site groups were inferred from its pages' HTML."""
     if not articles:
         return
     print("\n## article sets trained on: out-of-fold routing per fold seed")
+    for name, pages in articles.items():
+        unplaced = [p for p in pages if not p.doc.url]
+        if unplaced:
+            print(f"  {name}: {len(unplaced)} pages without URL in "
+                  f"{len({p.group for p in unplaced})} site groups inferred from their HTML")
     for seed, run in runs.items():
         for name in articles:
             print(f"  seed {seed}: " + route_line(name, "out of fold", run.articles[name]))
+    for name in articles:
+        counts = Counter(kind for run in runs.values() for kind in run.articles[name])
+        routed = sum(counts[kind] for kind in ARTICLE_TYPES) / len(runs)
+        print(f"  mean of {len(runs)} seeds, {name}: {routed:.1f}/{len(articles[name])} sent to "
+              "article extraction; " + ", ".join(f"{kind} {n / len(runs):.1f}"
+                                                 for kind, n in counts.most_common()))
+
+
+def chinese_report(pages: Sequence[LabelledPage], runs: dict[int, CrossValidated]) -> None:
+    """Errors on the labelled Chinese news layouts (gne__* pages), per fold seed: the news
+    pages an article-set change must not cost."""
+    print("\n## labelled Chinese pages (gne__*): full-decision errors per fold seed")
+    for seed, run in runs.items():
+        wrong = [f"{p.name} {p.page_type}→{kind}" for p, kind in zip(pages, run.full, strict=True)
+                 if p.name.startswith("gne__") and kind != p.page_type]
+        print(f"  seed {seed}: {len(wrong)}" + (f" ({', '.join(wrong)})" if wrong else ""))
 
 
 def named_report(pages: Sequence[LabelledPage], decided: Sequence[str]) -> None:
@@ -285,12 +309,22 @@ class CrossValidated:
 
 def article_folds(groups: Sequence[str], labelled_fold: dict[str, int], folds: int,
                   seed: int) -> list[int]:
-    """The fold of each article page: its site's labelled fold, else a random one per site."""
-    rng = random.Random(seed)
-    fresh = sorted(set(groups) - labelled_fold.keys())
-    rng.shuffle(fresh)
-    fold = labelled_fold | {group: i % folds for i, group in enumerate(fresh)}
-    return [fold[group] for group in groups]
+    """The fold of each article page. Sites are compared by registrable domain (`site_keys`:
+    "money.cnn.com" is cnn.com's, an inferred group names all its domains), and article sites
+    sharing one are dealt together: into the fold of a labelled site they share one with,
+    else into a random fold."""
+    keys = [site_keys(group) for group in groups]
+    component = connected(keys)
+    labelled = {key: fold for group, fold in sorted(labelled_fold.items())
+                for key in site_keys(group)}
+    fold: dict[int, int] = {}
+    for c, page_keys in zip(component, keys, strict=True):
+        for key in sorted(page_keys & labelled.keys()):
+            fold.setdefault(c, labelled[key])
+    fresh = sorted(set(component) - fold.keys())
+    random.Random(seed).shuffle(fresh)
+    fold |= {c: i % folds for i, c in enumerate(fresh)}
+    return [fold[c] for c in component]
 
 
 def cross_validate(pages: Sequence[LabelledPage], params: PageTypeParams, folds: int,
@@ -356,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(runs) > 1:
         seed_report(truth, {seed: run.full for seed, run in runs.items()})
     oof_route_report(runs, articles)
+    chinese_report(pages, runs)
     named_report(pages, first.full)
     unsure_report(truth, first.ranked, params)
     rule_report(pages)

@@ -8,13 +8,21 @@ from math import log1p, sqrt
 import numpy as np
 import pytest
 
-from bench.pagetype import pushes
+from bench.pagetype import article_folds, pushes
 from pipelines.document import load_document
 from pipelines.pagetype import SiteRule, classify_page
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, load_model
 from pipelines.pagetype.page_features import PageScan, dominant_prose, page_features, weight
 from pipelines.pagetype.rules import match_rule
-from pipelines.pagetype.train import ARTICLE, DECLARATIONS, fit_model, site_of, trained
+from pipelines.pagetype.sites import connected
+from pipelines.pagetype.train import (
+    ARTICLE,
+    DECLARATIONS,
+    fit_model,
+    load_articles,
+    site_of,
+    trained,
+)
 from pipelines.pagetype.train import main as train_main
 from pipelines.params import PageTypeParams
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES
@@ -371,6 +379,44 @@ def test_site_of_groups_archived_copies_with_their_site() -> None:
         "example.de")
     assert site_of("hard::example.html") is None
     assert site_of(None) is None
+
+
+
+def _page_linking(head: str, *hrefs: str) -> str:
+    links = "".join(f'<a href="{href}">x</a>' for href in hrefs)
+    return f"<html><head>{head}</head><body><p>Post.</p>{links}</body></html>"
+
+
+def test_pages_without_url_are_grouped_by_the_sites_their_html_names(tmp_path) -> None:
+    share = '<link rel="canonical" href="https://news.example.co.uk/2012/post">'
+    pages = {  # hubs (twitter, facebook) and rare hosts (other.org in "b") name no site
+        "a": _page_linking(share),
+        "b": _page_linking("", *["https://www.example.co.uk/x"] * 5, "https://other.org/x",
+                           *["https://twitter.com/share"] * 9),
+        "c": _page_linking("", "http://other.org/", "http://other.org/about", "/relative",
+                           "https://www.facebook.com/share", "http://[broken"),
+        "d": _page_linking("", "/only/relative", "https://twitter.com/share"),
+        "e": _page_linking(share),
+    }
+    (tmp_path / "html").mkdir()
+    for name, html in pages.items():
+        (tmp_path / "html" / f"{name}.html").write_text(html)
+    truth = tmp_path / "ground-truth.json"
+    truth.write_text(json.dumps({name: {} for name in pages} | {"e": {"url": "https://x.cn/1"}}))
+    groups = {p.name: p.group for p in load_articles(truth, tmp_path / "html")}
+    assert groups == {"a": "example.co.uk", "b": "example.co.uk", "c": "other.org",
+                      "d": f"{truth}:d", "e": "x.cn"}
+
+
+def test_connected_joins_items_sharing_a_key() -> None:
+    assert connected([{"a"}, {"b"}, {"c"}, {"b", "a"}, set()]) == [0, 0, 2, 0, 4]
+
+
+def test_article_sites_share_folds_by_registrable_domain() -> None:
+    groups = ["cnn.com", "bbc.co.uk bbc.com", "bbc.co.uk", "news.bbc.co.uk", "a.org", "a.org"]
+    folds = article_folds(groups, {"money.cnn.com": 3, "gne:tests/x": 1}, 5, seed=0)
+    assert folds[0] == 3  # a labelled site's fold
+    assert folds[1] == folds[2] == folds[3] and folds[4] == folds[5]
 
 
 def _rows(label: str, xs: list[float], **fixed: float) -> list[tuple[dict[str, float], str]]:

@@ -42,6 +42,7 @@ from pipelines.document import Document, load_document
 from pipelines.pagetype import DECLARES_PUBLICATION
 from pipelines.pagetype.features import extract_features, family
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, normalise, softmax
+from pipelines.pagetype.sites import inferred_groups
 from pipelines.pagetype.vocab import TYPE_CLASSES
 from pipelines.results import PAGE_TYPES
 
@@ -124,16 +125,18 @@ def site_of(url: str | None) -> str | None:
 
 def load_articles(truth_path: Path, html_dir: Path) -> list[LabelledPage]:
     """Pages of an article set (ground truth: id → {url?…}, page HTML_DIR/id.html), labelled
-    ARTICLE and grouped by site (a page without a host is a group of its own)."""
+    ARTICLE and grouped by site: the URL's host, for a page without URL the sites its HTML
+    names (`sites.inferred_groups`); a page with neither is a group of its own."""
     truth = json.loads(truth_path.read_text("utf-8"))
-    pages = []
-    for page_id, item in sorted(truth.items()):
-        path = html_dir / f"{page_id}.html"
-        if path.exists():
-            url = item.get("url")
-            pages.append(LabelledPage(page_id, ARTICLE, site_of(url) or f"{truth_path}:{page_id}",
-                                      "article_set", load_document(path.read_bytes(), url)))
-    return pages
+    found = [(page_id, item.get("url"), html_dir / f"{page_id}.html")
+             for page_id, item in sorted(truth.items())]
+    docs = [(page_id, load_document(path.read_bytes(), url))
+            for page_id, url, path in found if path.exists()]
+    inferred = iter(inferred_groups([doc for _, doc in docs if not doc.url]))
+    return [LabelledPage(page_id, ARTICLE,
+                         (site_of(doc.url) if doc.url else next(inferred))
+                         or f"{truth_path}:{page_id}", "article_set", doc)
+            for page_id, doc in docs]
 
 
 def _svm() -> LinearSVC:
@@ -284,7 +287,8 @@ def main(argv: list[str]) -> int:
                         metavar=("GT_JSON", "HTML_DIR"),
                         help="also learn from an article set: ground truth id → {url?…}, pages "
                              "HTML_DIR/id.html, every one news or blog (which is not needed); "
-                             "grouped by URL host; repeatable")
+                             "grouped by URL host, pages without URL by the sites their HTML "
+                             "names; repeatable")
     args = parser.parse_args(argv)
     pages = load_pages(args.labels, args.html_dir)
     unknown = {p.page_type for p in pages} - set(PAGE_TYPES)

@@ -1,0 +1,99 @@
+"""Which site a training page belongs to, so that grouped cross-validation never puts one
+site on both sides.
+
+A page with a URL belongs to its host (`train.site_of`). A page without one (dragnet-dev's)
+is placed by the sites its HTML names: the registrable domain of its `<link rel=canonical>` or
+`og:url`, and of any host holding a good share of its absolute links (hubs left out). Pages
+naming a common domain are one group (`connected`), so a site whose pages name it in
+different ways is not split. Groups only decide which pages are held out together (in the
+benchmark's folds and the temperature's out-of-fold fit): every page is trained on.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+import tldextract
+
+from pipelines.document import Document
+
+# Blog platforms whose subdomains are separate sites (the public suffix list already treats
+# blogspot.com so): without them, every *.wordpress.com blog of metadata-dev is one site.
+BLOG_PLATFORMS = ("wordpress.com", "typepad.com", "tumblr.com", "posterous.com")
+# The public suffix list shipped with tldextract: no download, the same answer on every run.
+_DOMAINS = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None,
+                                 include_psl_private_domains=True,
+                                 extra_suffixes=BLOG_PLATFORMS)
+# Domains that pages of every kind of site link to (sharing, feeds, ads, image hosts, the blog
+# platforms' own pages): a link to them says nothing about the page's own site.
+HUB_DOMAINS = frozenset((
+    "addthis.com", "amazon.com", "apple.com", "bit.ly", "blogger.com", "bp.blogspot.com",
+    "creativecommons.org", "del.icio.us", "delicious.com", "digg.com", "disqus.com",
+    "doubleclick.net", "facebook.com", "feedburner.com", "flickr.com", "google.com",
+    "gravatar.com", "linkedin.com", "pinterest.com", "reddit.com", "stumbleupon.com", "t.co",
+    "technorati.com", "twitter.com", "wordpress.org", "wp.me", "youtube.com"))
+# A domain holding this share of a page's absolute links (hubs left out) is taken as one of
+# the page's own: dragnet-dev's 400 pages make 220 groups (215 / 225 at 0.1 / 0.3); the
+# largest, 10 nytimes.com pages (docs/BENCHMARKS.md, page type, 2026-11-26).
+LINK_SITE_SHARE = 0.2
+_DECLARED = "//link[@rel='canonical']/@href | //meta[@property='og:url']/@content"
+
+
+def host_of(url: str) -> str:
+    """The host of a URL, "" when it has none or does not parse."""
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:  # "http://[bad" and the like in hand-written hrefs
+        return ""
+
+
+def registrable(host: str) -> str:
+    """The registrable domain of a host ("news.bbc.co.uk" → "bbc.co.uk", a blog platform's
+    subdomain kept whole), "" for a string under no public suffix."""
+    return _DOMAINS(host).top_domain_under_public_suffix
+
+
+def site_keys(group: str) -> set[str]:
+    """The registrable domains a group name holds (space-separated hosts or domains); a name
+    that holds none is its own key."""
+    return {registrable(part) or part for part in group.split()}
+
+
+def page_sites(doc: Document) -> set[str]:
+    """The domains a page without URL names as its own (see the module docstring)."""
+    declared = {registrable(host_of(url)) for url in doc.tree.xpath(_DECLARED)}
+    links = Counter(registrable(host_of(href)) for href in doc.tree.xpath("//a/@href"))
+    linked = {d: n for d, n in links.items() if d and d not in HUB_DOMAINS}
+    total = sum(linked.values())
+    return (declared | {d for d, n in linked.items() if n >= LINK_SITE_SHARE * total}) - {""}
+
+
+def connected(keys: Sequence[set[str]]) -> list[int]:
+    """Per item, the index of the first item of its connected component, items being
+    connected when they share a key."""
+    parent = list(range(len(keys)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            i = parent[i] = parent[parent[i]]
+        return i
+
+    first: dict[str, int] = {}
+    for i, item_keys in enumerate(keys):
+        for key in item_keys:
+            low, high = sorted((root(i), root(first.setdefault(key, i))))
+            parent[high] = low
+    return [root(i) for i in range(len(keys))]
+
+
+def inferred_groups(docs: Sequence[Document]) -> list[str | None]:
+    """Site groups of pages without URL: pages connected by a common domain of `page_sites`
+    form one group, named by all its domains; None for a page that names none."""
+    sites = [page_sites(doc) for doc in docs]
+    component = connected(sites)
+    domains: dict[int, set[str]] = {}
+    for c, page in zip(component, sites, strict=True):
+        domains.setdefault(c, set()).update(page)
+    return [" ".join(sorted(domains[c])) or None for c in component]

@@ -17,7 +17,10 @@ from pipelines.pagetype.rules import match_rule
 from pipelines.pagetype.sites import connected
 from pipelines.pagetype.train import (
     ARTICLE,
+    ARTICLE_WEIGHT,
     DECLARATIONS,
+    URLLESS_ARTICLE_WEIGHT,
+    article_weight,
     fit_model,
     load_articles,
     site_of,
@@ -407,6 +410,10 @@ def test_pages_without_url_are_grouped_by_the_sites_their_html_names(tmp_path) -
     assert groups == {"a": "example.co.uk", "b": "example.co.uk", "c": "other.org",
                       "d": f"{truth}:d", "e": "x.cn"}
 
+
+def test_article_pages_without_url_weigh_less() -> None:
+    assert article_weight({"url_depth": 2.0, "lst_run": 0.5}) == ARTICLE_WEIGHT
+    assert article_weight({"lst_run": 0.5}) == URLLESS_ARTICLE_WEIGHT < ARTICLE_WEIGHT
 
 def test_connected_joins_items_sharing_a_key() -> None:
     assert connected([{"a"}, {"b"}, {"c"}, {"b", "a"}, set()]) == [0, 0, 2, 0, 4]

@@ -69,11 +69,11 @@ def classify_page(
     - the best is an article type (news, blog, forum) and the second is not 'other':
       the best guess stands. Both article types: the page goes to article extraction
       either way ('other' would file an article the model is sure of as a whole under
-      the wrong type: the demo site's blogs read news 0.44 / blog 0.36). Article before list: a list read
-      as an article and an article read as a list are each lost once, so the likelier
-      reading wins. With model v6, 'list' for any unsure page with list second sent 21
-      of 881 held-out article pages to the list route, 14 of them with an article type
-      first, which now stay articles; in grouped CV (v6 training, fold seeds 0-4) list
+      the wrong type: the demo site's blogs read news 0.44 / blog 0.36). Article before
+      list: a list read as an article and an article read as a list are each lost once,
+      so the likelier reading wins. With model v6, 'list' for any unsure page with list
+      second sent 21 of 881 held-out article pages to the list route, 14 of them with an
+      article type first, which now stay articles; in grouped CV (v6 training, fold seeds 0-4) list
       F1 0.989 -> 0.992, list precision 0.983 -> 0.997, macro-F1 0.921 -> 0.919
       (docs/BENCHMARKS.md, page type v7).
     Grouped CV, model v6, five fold seeds: macro-F1 0.918 with no floor, 0.901 with the

@@ -102,10 +102,12 @@ _SLASH = re.compile("/")
 _ABSOLUTE = ((_FULL, None), (_EN_MDY, _SPACED_YEAR), (_EN_DMY, _SPACED_YEAR), (_DMY, _DOTTED),
              (_SLASHED, _SLASH))
 _DIGIT = re.compile(r"\d")  # as the patterns read digits: any script's
-# What every month name that an RFC 2822 date may write (email.utils) starts with, grouped
-# by first letter (see by_first_letter); searched in lowercased text.
-_MONTH_ABBREVIATION = re.compile(by_first_letter(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")))
+# The month and weekday names the e-mail date parser (email.utils) reads, lowercased.
+_RFC_MONTHS = frozenset({
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    "january", "february", "march", "april", "june", "july", "august", "september",
+    "october", "november", "december"})
+_RFC_DAYS = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun"})
 # A bare clock time ("14:05") as the whole text: today, as news lists write it.
 _CLOCK = re.compile(r"\s*(?P<H>[01]?\d|2[0-3])[:：](?P<M>[0-5]\d)\s*")
 _RELATIVE = re.compile(
@@ -200,15 +202,32 @@ def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
 
 
 def _may_be_rfc2822(text: str) -> bool:
-    """Whether parsedate_to_datetime could read `text`: it reads only dates with an English
-    month name among their first three words (its day and month are the first two words
-    after an optional weekday), which one search for the twelve abbreviations finds (a
-    substring test per month cost 0.15 M instructions a page more on dragnet-dev). On every
-    other text it failed by raising, which cost more than this test (find_date runs a few
-    dozen times a page; a comment's first 200 characters often hold "may" or "mar" further
-    on)."""
-    lowered = " ".join(text.split(maxsplit=3)[:3]).lower()
-    return _MONTH_ABBREVIATION.search(lowered) is not None
+    """Whether parsedate_to_datetime could read `text`, by the parser's own first steps:
+    after an optional weekday, its first two words are the day and the month (either way
+    round), the month exactly a name, the day a number (one trailing comma cut), and at
+    least four words (or a 10-Jul-12 word and two more). The test it replaces (a month
+    abbreviation among the first three words) let through 455 texts on 30 dragnet-dev pages,
+    446 of which the parser failed on by raising ("July 10th, 2012", "11. Jul, 2012", "John
+    on July 21"): 0.36 M instructions a page."""
+    words = text.split(maxsplit=5)  # the parser reads five words after a weekday
+    if not words:
+        return False
+    if words[0].endswith(",") or words[0].lower() in _RFC_DAYS:
+        del words[0]
+    else:
+        words[0] = words[0][words[0].rfind(",") + 1:]
+    if len(words) == 3 and len(parts := words[0].split("-")) == 3:
+        words = parts + words[1:]
+    if len(words) < 4:
+        return False
+    day, month = words[0], words[1].lower()
+    if month not in _RFC_MONTHS:
+        day, month = words[1], words[0].lower()
+        if month not in _RFC_MONTHS:
+            return False
+    day = day[:-1] if day.endswith(",") else day
+    # what int() reads: a sign, decimal digits and underscores between them
+    return day.lstrip("+-").replace("_", "").isdecimal()
 
 
 def find_date(text: str, now: datetime | None = None,

@@ -3,6 +3,7 @@
 import random
 import re
 from datetime import UTC, datetime, timedelta, timezone
+from email import _parseaddr
 
 import pytest
 
@@ -107,10 +108,47 @@ def test_email_dates_are_read_and_only_texts_with_a_month_name_are_tried_as_such
     assert parse_date("Wed, 10 May 2023 08:15:00 +0200", NOW) == datetime(
         2023, 5, 10, 8, 15, tzinfo=timezone(timedelta(hours=2)))
     assert parse_date("10 MAY 2023 08:15 GMT", NOW) == datetime(2023, 5, 10, 8, 15, tzinfo=UTC)
-    assert _may_be_rfc2822("Wed, 10 Dec 2023 08:15:00") and _may_be_rfc2822("10 SEP 2023")
+    assert _may_be_rfc2822("Wed, 10 Dec 2023 08:15:00") and _may_be_rfc2822("10 SEP 2023 9:00")
     assert not _may_be_rfc2822("2023-05-10 08:15:00 +0200")
-    assert _may_be_rfc2822("Wed,10-May-23 08:15:00") and _may_be_rfc2822("x,10 Dec 2023")
+    assert _may_be_rfc2822("Wed,10-May-23 08:15:00 GMT") and _may_be_rfc2822("x,10 Dec 2023 1:00")
     assert not _may_be_rfc2822("I think you may be right, 10 Dec 2023")
+    assert not _may_be_rfc2822("July 10th, 2012, 2:12 am")  # the parser fails on all these
+    assert not _may_be_rfc2822("11. Jul, 2012 / ") and not _may_be_rfc2822("11 July 2012")
+
+
+def test_every_text_the_email_parser_reads_passes_its_pretest() -> None:
+    """_may_be_rfc2822 repeats the parser's first steps: on random texts built as an e-mail
+    date is (weekday, day, month, year, time, zone: each slot often something else, the
+    slots often swapped or left out), every one that _parsedate_tz reads passes it, and most
+    that it does not read are stopped."""
+    assert set(_parseaddr._monthnames) == dates._RFC_MONTHS
+    assert set(_parseaddr._daynames) == dates._RFC_DAYS
+    slots = [  # (what the parser reads there, what else pages write there)
+        (["", "Wed", "wed,", "Sun,", "x,"], ["Ann", "on", "by Ann on", ","]),
+        (["10", "10,", "1_0", "+5", "-3", "٣"], ["²", "10th", "10.", "x,10", "", "Jul"]),
+        (["Jul", "JULY", "jul,", "july,"], ["Sept", "Mai", "10", "", "Jul 10"]),
+        (["2012", "2012,", "12"], [",", "", "08:15", "PM"]),
+        (["08:15", "08:15:00", "8.15", "8:15,"], ["at", "", "2012", "1:2:3:4"]),
+        (["GMT", "+0200", "-0000", "EST", "am", ""], ["08:15", "Reply"]),
+        ([""], ["Reply", "x y"]),
+    ]
+    chance = random.Random(2)
+    read = stopped = 0
+    for _ in range(60000):
+        words = [chance.choice(read_there if chance.random() < 0.8 else other)
+                 for read_there, other in slots]
+        if chance.random() < 0.3:
+            first, second = chance.sample(range(len(words)), 2)
+            words[first], words[second] = words[second], words[first]
+        if chance.random() < 0.2:
+            words[1:4] = ["-".join(words[1:4])]
+        text = chance.choice((" ", "  ", "\t", "\n ")).join(w for w in words if w)
+        if _parseaddr._parsedate_tz(text) is not None:
+            read += 1
+            assert _may_be_rfc2822(text), text
+        elif not _may_be_rfc2822(text):
+            stopped += 1
+    assert read > 5000 and stopped > 40000
 
 
 def test_a_two_digit_year_run_into_its_time_is_no_year_1912() -> None:

@@ -84,6 +84,7 @@ _ALTERNATION = frozenset({"odd", "even", "alt", "first", "last", "alternate", "b
                           "bypostauthor", "clearfix", "highlighted", "parent"})
 _WORD_CHARS = re.compile(r"\w+")
 _ELEMENT, _CLASSES = itemgetter(0), itemgetter(3)  # of a Markup row
+_MATCHED = itemgetter(0)  # a match's text
 _DIGITS = re.compile(r"\d+")
 _LETTER = re.compile(r"[^\W\d_]")
 _IDEOGRAPH = re.compile(r"[\u3400-\u9fff]")  # a Chinese comment of one word says something
@@ -637,7 +638,9 @@ def _only_header(line: lxml.html.HtmlElement, known: list[str]) -> bool:
         return False
     for text in known:
         rest = rest.replace(text, " ")
-    return all(w.isdigit() or w.casefold() in _HEADER_WORDS for w in _WORD_CHARS.findall(rest))
+    # word by word: a line that is no header fails at its first words, unread further
+    return all(w.isdigit() or w.casefold() in _HEADER_WORDS
+               for w in map(_MATCHED, _WORD_CHARS.finditer(rest)))
 
 
 def _furniture(item: lxml.html.HtmlElement, hints: list[tuple], author, raw: str | None,

@@ -202,11 +202,12 @@ def article_sets(names: Sequence[str]) -> dict[str, list[LabelledPage]]:
 
 
 def route_line(name: str, how: str, decided: Sequence[str]) -> str:
-    """How many article pages would the crawler send to article extraction?"""
+    """How many article pages does the crawler type as articles, and how many keep their
+    body (every type but list: 'other' pages are extracted too, see process.extract)?"""
     counts = Counter(decided)
     routed = sum(counts[kind] for kind in ARTICLE_TYPES)
-    return (f"{name} ({how}, all articles): {routed}/{len(decided)} sent to article extraction; "
-            f"{dict(counts.most_common())}")
+    return (f"{name} ({how}, all articles): {routed}/{len(decided)} typed as articles, "
+            f"{len(decided) - counts['list']} keep their body; {dict(counts.most_common())}")
 
 
 def pushes(model: PageTypeModel, features: dict[str, float], chosen: str) -> dict[str, float]:
@@ -276,8 +277,9 @@ def oof_route_report(runs: dict[int, CrossValidated],
     for name in articles:
         counts = Counter(kind for run in runs.values() for kind in run.articles[name])
         routed = sum(counts[kind] for kind in ARTICLE_TYPES) / len(runs)
-        print(f"  mean of {len(runs)} seeds, {name}: {routed:.1f}/{len(articles[name])} sent to "
-              "article extraction; " + ", ".join(f"{kind} {n / len(runs):.1f}"
+        kept = len(articles[name]) - counts["list"] / len(runs)
+        print(f"  mean of {len(runs)} seeds, {name}: {routed:.1f}/{len(articles[name])} typed as "
+              f"articles, {kept:.1f} keep their body; " + ", ".join(f"{kind} {n / len(runs):.1f}"
                                                  for kind, n in counts.most_common()))
 
 

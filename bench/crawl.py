@@ -42,8 +42,8 @@ from sqlalchemy.pool import NullPool
 
 from crawler.demosite import DemoServer, SiteConfig
 from crawler.migrate import upgrade
-from models import Page
-from models.db import PROJECT_ROOT
+from models import Page, Source
+from models.db import PROJECT_ROOT, session_factory
 
 REDIS = "redis://127.0.0.1:6379/8"
 LOCK = Path(gettempdir()) / "bench-crawl.lock"  # held for a whole run: see _exclusive
@@ -221,12 +221,16 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path,
 
 
 def fetch_only_rate(paths: list[str], logs: Path, config: SiteConfig) -> Result:
-    """Plain Scrapy fetching the same pages, items going nowhere: the no-pipeline ceiling."""
+    """Plain Scrapy fetching the same pages, items going nowhere: the no-pipeline ceiling.
+    The URLs reach the spider as a Source row: in one `-a start_urls=…` argument, past
+    about 6,000 of them (`--scale` 13) the kernel refused the command line."""
     with DemoServer(config=config) as server:
-        urls = ",".join(server.url + path for path in paths)
         env = {"REDIS_URL": "", "DATABASE_URL": "sqlite:///" + str(logs / "unused.sqlite3")}
         upgrade(env["DATABASE_URL"])
-        process = scrapy_process(["-a", f"start_urls={urls}", "-a", "depth=0",
+        with session_factory(env["DATABASE_URL"]).begin() as session:
+            session.add(Source(name="fetch-only", start_urls=[server.url + p for p in paths],
+                               allowed_domains=[], page_type_rules=[], settings={}))
+        process = scrapy_process(["-a", "source=fetch-only", "-a", "depth=0",
                                   "-s", "ITEM_PIPELINES={}"], env, logs / "fetch-only.log")
         _wait(lambda: sum(server.hits.values()) > 0)
         pids = [process.pid]

@@ -14,7 +14,7 @@ from pipelines.pagetype import SiteRule, classify_page
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, load_model
 from pipelines.pagetype.page_features import PageScan, dominant_prose, page_features, weight
 from pipelines.pagetype.rules import match_rule
-from pipelines.pagetype.sites import connected
+from pipelines.pagetype.sites import connected, site_of
 from pipelines.pagetype.train import (
     ARTICLE,
     ARTICLE_WEIGHT,
@@ -23,7 +23,6 @@ from pipelines.pagetype.train import (
     article_weight,
     fit_model,
     load_articles,
-    site_of,
     trained,
 )
 from pipelines.pagetype.train import main as train_main
@@ -382,6 +381,7 @@ def test_site_of_groups_archived_copies_with_their_site() -> None:
         "example.de")
     assert site_of("hard::example.html") is None
     assert site_of(None) is None
+    assert site_of("http://[bad/feed") is None  # a hand-written href that does not parse
 
 
 

@@ -1,7 +1,7 @@
 """Which site a training page belongs to, so that grouped cross-validation never puts one
 site on both sides.
 
-A page with a URL belongs to its host (`train.site_of`). A page without one (dragnet-dev's)
+A page with a URL belongs to its host (`site_of`). A page without one (dragnet-dev's)
 is placed by the sites its HTML names: the registrable domain of its `<link rel=canonical>` or
 `og:url`, and of any host holding a good share of its absolute links (hubs left out). Pages
 naming a common domain are one group (`connected`), so a site whose pages name it in
@@ -38,15 +38,21 @@ HUB_DOMAINS = frozenset((
 # the page's own: dragnet-dev's 400 pages make 220 groups (215 / 225 at 0.1 / 0.3); the
 # largest, 10 nytimes.com pages (docs/BENCHMARKS.md, page type, 2026-11-26).
 LINK_SITE_SHARE = 0.2
+_ARCHIVE = "web.archive.org"  # an archived page belongs to the site it archives
 _DECLARED = "//link[@rel='canonical']/@href | //meta[@property='og:url']/@content"
 
 
-def host_of(url: str) -> str:
-    """The host of a URL, "" when it has none or does not parse."""
+def site_of(url: str | None) -> str | None:
+    """The host of a URL without "www.", the archived site's for a web.archive.org copy;
+    None when it has none or does not parse."""
     try:
-        return urlsplit(url).hostname or ""
+        parts = urlsplit(url or "")
+        host = (parts.hostname or "").removeprefix("www.")
     except ValueError:  # "http://[bad" and the like in hand-written hrefs
-        return ""
+        return None
+    if host == _ARCHIVE and "://" in parts.path:
+        return site_of(parts.path.split("/", 3)[-1])
+    return host or None
 
 
 def registrable(host: str) -> str:
@@ -63,8 +69,8 @@ def site_keys(group: str) -> set[str]:
 
 def page_sites(doc: Document) -> set[str]:
     """The domains a page without URL names as its own (see the module docstring)."""
-    declared = {registrable(host_of(url)) for url in doc.tree.xpath(_DECLARED)}
-    links = Counter(registrable(host_of(href)) for href in doc.tree.xpath("//a/@href"))
+    declared = {registrable(site_of(url) or "") for url in doc.tree.xpath(_DECLARED)}
+    links = Counter(registrable(site_of(href) or "") for href in doc.tree.xpath("//a/@href"))
     linked = {d: n for d, n in links.items() if d and d not in HUB_DOMAINS}
     total = sum(linked.values())
     return (declared | {d for d, n in linked.items() if n >= LINK_SITE_SHARE * total}) - {""}

@@ -33,7 +33,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import numpy as np
 from sklearn.feature_selection import RFECV
@@ -45,7 +44,7 @@ from pipelines.document import Document, load_document
 from pipelines.pagetype import DECLARES_PUBLICATION
 from pipelines.pagetype.features import extract_features, family
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, normalise, softmax
-from pipelines.pagetype.sites import inferred_groups, site_keys
+from pipelines.pagetype.sites import inferred_groups, site_keys, site_of
 from pipelines.pagetype.vocab import TYPE_CLASSES
 from pipelines.results import PAGE_TYPES
 
@@ -101,7 +100,6 @@ ARTICLE_WEIGHT = 0.3
 # 0.912 / 0.907 / 0.899 / 0.890, list F1 0.987 / 0.983 / 0.980 / 0.968, dragnet-dev routed to
 # article extraction 293 (held out) / 316.0 / 332.2 / 349.6 of 400 (docs/BENCHMARKS.md).
 URLLESS_ARTICLE_WEIGHT = 0.05
-_ARCHIVE = "web.archive.org"  # an archived page belongs to the site it archives
 
 
 @dataclass
@@ -123,15 +121,6 @@ def load_pages(labels_path: Path, html_dir: Path) -> list[LabelledPage]:
                      load_document((html_dir / name).read_bytes(), item.get("url")))
         for name, item in sorted(labels.items())
     ]
-
-
-def site_of(url: str | None) -> str | None:
-    """The host of a URL without "www.", the archived site's for a web.archive.org copy."""
-    parts = urlsplit(url or "")
-    host = (parts.hostname or "").removeprefix("www.")
-    if host == _ARCHIVE and "://" in parts.path:
-        return site_of(parts.path.split("/", 3)[-1])
-    return host or None
 
 
 def load_articles(truth_path: Path, html_dir: Path) -> list[LabelledPage]:

@@ -201,13 +201,17 @@ def article_sets(names: Sequence[str]) -> dict[str, list[LabelledPage]]:
             for name in names}
 
 
-def route_line(name: str, how: str, decided: Sequence[str]) -> str:
+def route_line(name: str, how: str, decided: Sequence[str], runs: int = 1) -> str:
     """How many article pages does the crawler type as articles, and how many keep their
-    body (every type but list: 'other' pages are extracted too, see process.extract)?"""
+    body (every type but list: 'other' pages are extracted too, see process.extract)?
+    `decided` holds the decisions of `runs` runs over the same pages; counts are per run."""
     counts = Counter(decided)
-    routed = sum(counts[kind] for kind in ARTICLE_TYPES)
-    return (f"{name} ({how}, all articles): {routed}/{len(decided)} typed as articles, "
-            f"{len(decided) - counts['list']} keep their body; {dict(counts.most_common())}")
+    pages = len(decided) // runs
+    routed = sum(counts[kind] for kind in ARTICLE_TYPES) / runs
+    kept = pages - counts["list"] / runs
+    per_type = ", ".join(f"{kind} {n / runs:g}" for kind, n in counts.most_common())
+    return (f"{name} ({how}, all articles): {routed:g}/{pages} typed as articles, "
+            f"{kept:g} keep their body; {per_type}")
 
 
 def pushes(model: PageTypeModel, features: dict[str, float], chosen: str) -> dict[str, float]:
@@ -275,12 +279,9 @@ def oof_route_report(runs: dict[int, CrossValidated],
         for name in articles:
             print(f"  seed {seed}: " + route_line(name, "out of fold", run.articles[name]))
     for name in articles:
-        counts = Counter(kind for run in runs.values() for kind in run.articles[name])
-        routed = sum(counts[kind] for kind in ARTICLE_TYPES) / len(runs)
-        kept = len(articles[name]) - counts["list"] / len(runs)
-        print(f"  mean of {len(runs)} seeds, {name}: {routed:.1f}/{len(articles[name])} typed as "
-              f"articles, {kept:.1f} keep their body; " + ", ".join(f"{kind} {n / len(runs):.1f}"
-                                                 for kind, n in counts.most_common()))
+        decided = [kind for run in runs.values() for kind in run.articles[name]]
+        print(f"  mean of {len(runs)} seeds: "
+              + route_line(name, "out of fold", decided, len(runs)))
 
 
 def chinese_report(pages: Sequence[LabelledPage], runs: dict[int, CrossValidated]) -> None:

@@ -50,18 +50,21 @@ _MONTH_WORD = "(?=[{}])(?:{})".format(
 _TIME = (r"(?:[T\s]*(?P<H>\d{1,2})(?:[:：时]|點|点)(?P<M>\d{1,2})"
          r"(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?")
 _ZONE = r"\s*(?P<Z>Z|[+-]\d{2}:?\d{2}|UTC|GMT)?"
+# Its separators pair up, 年 with 月 and a dash, slash or dot with itself (checked in
+# _absolute): "2019年1-7月" is January to July, no date.
 _FULL = re.compile(
-    r"(?P<y>(?:19|20)\d{2})\s*(?:[-/.年])\s*(?P<m>\d{1,2})\s*(?:[-/.月])\s*(?P<d>\d{1,2})\s*日?"
-    + _TIME + _ZONE,
+    r"(?P<y>(?:19|20)\d{2})\s*(?P<s1>[-/.年])\s*(?P<m>\d{1,2})\s*(?P<s2>[-/.月])\s*(?P<d>\d{1,2})"
+    r"\s*日?" + _TIME + _ZONE,
     re.I,
 )
+_PAIRED = {"年": "月", "-": "-", "/": "/", ".": "."}
 # _SHORT's month and _EN_DMY's day test what stands before them after their first digit
 # ((?<![\d/.-]\d), and (?<!\w\d) for \b): a pattern that opens with a digit lets the regex
 # engine skip to the digits of a text, one that opens with \b or a lookbehind is tried at
 # every position. Same matches and groups (on every text of the 881 evaluation pages and
 # 300 000 random ones).
 _SHORT = re.compile(
-    r"(?P<m>\d(?<![\d/.-]\d)\d?)(?:[-/]|月)(?P<d>\d{1,2})日?" + _TIME + r"(?![\d/.-])")
+    r"(?P<m>\d(?<![\d/.-]\d)\d?)(?:[-/]|月)(?P<d>\d{1,2})日?" + _TIME + r"(?![\d/.\-月])")
 _EN_MDY = re.compile(
     rf"\b(?P<mw>{_MONTH_WORD})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y>(?:19|20)\d{{2}})"
     r"(?:,?\s+(?:at\s+)?(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?\s*(?P<ap>[ap]\.?m\.?)?)?",
@@ -167,6 +170,8 @@ def _absolute(groups: dict[str, str | None], now: datetime, day_first: bool) -> 
         month, day = (first, second) if month_first else (second, first)
         year = int(groups["y"]) if groups["y"] else 2000 + int(groups["y3"])
         return _build(year, month, day, groups) if year <= now.year else None
+    if groups.get("s1") and _PAIRED[groups["s1"]] != groups["s2"]:
+        return None
     month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["mw"].lower()]
     return _build(int(groups["y"]), month, int(groups["d"]), groups)
 

@@ -67,6 +67,15 @@ def test_version_numbers_are_not_dates() -> None:
     assert parse_date("version 1.2.34", NOW) is None
 
 
+def test_a_full_date_pairs_its_separators_and_a_month_range_is_no_date() -> None:
+    """"2019年1-7月" is January to July (a statistic in an article), read as 2019-01-07 before."""
+    assert parse_date("2019年1-7月，东莞规模以上工业增加值同比增长6.8%", NOW) is None
+    assert parse_date("1-7月累计", NOW) is None
+    for text in ("2019年9月7日", "2019-09-07", "2019/9/7", "2019.09.07"):
+        assert parse_date(text, NOW) == datetime(2019, 9, 7), text
+    assert parse_date("2019-09.07", NOW) is None
+
+
 def test_slashed_dates_read_month_first_unless_the_first_number_cannot_be_a_month() -> None:
     assert find_date("Posted 10/19/2019 09:30")[0] == datetime(2019, 10, 19, 9, 30)
     assert find_date("19/10/2019")[0] == datetime(2019, 10, 19)

@@ -293,7 +293,9 @@ def _field_holders(section: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]
 
 
 def _comment_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
-    """An unnamed comment: a short text, few links, no headline, a date or a cue near its start."""
+    """An unnamed comment: a short text, few links, no headline, a date or a cue near its
+    start, and something said besides the date (a news page's date and "最后更新：…" lines
+    under the headline are a run of dated blocks too)."""
     text = text_of(member)
     size = len(text.strip())
     if not MIN_UNNAMED_COMMENT_CHARS <= size <= MAX_UNNAMED_COMMENT_CHARS:
@@ -301,9 +303,13 @@ def _comment_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
     if member.tag not in _COMMENT_TAGS or next(member.iter("h1", "h2", "h3"), None) is not None:
         return False
     links = sum(len(text_of(a)) for a in member.iter("a"))
+    if links >= MAX_UNNAMED_LINK_SHARE * size:
+        return False
     head = text[:CUE_CHARS]
-    return links < MAX_UNNAMED_LINK_SHARE * size and bool(
-        _CUE.search(head) or find_date(head, now))
+    if _CUE.search(head):
+        return True
+    dated = find_date(head, now)
+    return dated is not None and size - len(dated[1]) >= MIN_UNNAMED_COMMENT_CHARS
 
 
 def _contiguous(members: list[lxml.html.HtmlElement]) -> bool:

@@ -102,6 +102,23 @@ def test_unnamed_repeated_blocks_after_the_article_are_comments() -> None:
     assert "看法" not in art.content_text and "第5段" in art.content_text
 
 
+def test_date_lines_under_a_headline_are_no_comment_run() -> None:
+    """Two same-shape dated lines under the headline (the date with the font-size buttons and
+    the source, then "最后更新：…"): a run of short dated blocks, as unnamed comments are,
+    but one says nothing besides its date. They are the article's date lines: no comments,
+    and the date is read from them (it was a date in the text, 9月3日)."""
+    lines = ('<div class="time fix"><span>2019-09-07 15:10:53</span>'
+             '<span>字号：<a href="#">A-</a> <a href="#">A+</a></span>'
+             '<span>来源：EETOP</span></div>'
+             '<div class="time fix"><span>最后更新: 2019-09-07 15:14:21</span></div>')
+    page = f"""<html lang="zh-CN"><body><h3>我国集成电路进口突破3000亿美元</h3>{lines}
+    <div class="content"><p>9月3日，在第二届全球IC企业家大会上，魏少军教授分析了集成电路产业。</p>
+    {CN_BODY}</div></body></html>"""
+    art = extract_article(load_document(page.encode(), fetched_at=NOW))
+    assert art.comments == []
+    assert art.published_at == datetime(2019, 9, 7, 15, 10, 53, tzinfo=BEIJING)
+
+
 ANNOUNCED = f"""<html><body><article><h1>Council approves plan</h1>{BODY}</article>
 <h3>2 Responses to “Council approves plan”</h3>
 <div class="c-odd"><b>Ann</b> wrote on 3 May 2023: I disagree with the plan entirely.</div>

@@ -551,19 +551,36 @@ def page_date(blocks: list[Block], url: str | None, clock: Clock, cn_labels: boo
               weak: tuple[datetime, str] | None = None):
     """(datetime, raw) from <time>, labelled date lines and date-named elements: the headline's
     own lines below it first, then above it (page headers show today's date), then further
-    below (teaser lists show other articles' dates); then the `weak` declared date (a generic
-    <meta name=date>, a modification time), then the URL, then the first date shown in the
-    few blocks after the headline (an unnamed byline, a dateline opening the text), then in
-    the few just above it. `cn_labels` as for page_byline."""
+    below (teaser lists show other articles' dates; not their bare times of day, which say
+    "today" of another article); then the `weak` declared date (a generic <meta name=date>,
+    a modification time), then the URL, then the first date shown in the few blocks after
+    the headline (an unnamed byline, a dateline opening the text), then in the few just
+    above it. A date shown without its year is completed by `weak` (_completed).
+    `cn_labels` as for page_byline."""
     opened = [b for b in blocks if not b.shut]
     below = [b for b in opened if 0 <= b.since_title <= NEAR_TITLE_BLOCKS]
     above = [b for b in opened if b.since_title < 0]
-    far = [b for b in opened if b.since_title > NEAR_TITLE_BLOCKS]
-    found = (_marked_date(below, clock, cn_labels) or _marked_date(above, clock, cn_labels)
-             or _marked_date(far, clock, cn_labels) or weak or url_date(url, clock))
+    far = (d for d in _marked_dates([b for b in opened if b.since_title > NEAR_TITLE_BLOCKS],
+                                    clock, cn_labels) if not is_clock(d[1]))
+    found = (next(_marked_dates(below, clock, cn_labels), None)
+             or next(_marked_dates(above, clock, cn_labels), None) or next(far, None)
+             or weak or url_date(url, clock))
     near = below + [b for b in reversed(above) if b.since_title >= -NEAR_ABOVE_BLOCKS]
     shown = (_shown_date(b, clock) for b in near)
-    return found or next((date for date in shown if date), None)
+    return _completed(found or next((date for date in shown if date), None), weak)
+
+
+def _completed(found: tuple[datetime, str] | None, weak: tuple[datetime, str] | None):
+    """A date shown without its year ("发布时间：10-08 12:00", a bare "12:00") is the declared
+    `weak` date when that agrees with what is shown (day and month, the time where shown):
+    the page shows the short form of the moment it declares, and the year the short form
+    gets otherwise is a guess from the fetch time."""
+    if found is None or weak is None or str(found[0].year) in found[1]:
+        return found
+    shown, declared = found[0], weak[0]
+    same_time = (shown.hour, shown.minute) in ((0, 0), (declared.hour, declared.minute))
+    same_day = is_clock(found[1]) or (shown.month, shown.day) == (declared.month, declared.day)
+    return weak if same_day and same_time else found
 
 
 def _shown_date(block: Block, clock: Clock):
@@ -575,24 +592,24 @@ def _shown_date(block: Block, clock: Clock):
     return found if found and block.head.find(found[1]) < DATELINE_CHARS else None
 
 
-def _marked_date(blocks: list[Block], clock: Clock, cn_labels: bool):
-    """The date of the first <time>, else of the first labelled or date-named block."""
+def _marked_dates(blocks: list[Block], clock: Clock, cn_labels: bool):
+    """The dates of <time> elements, then of labelled or date-named blocks, in that order
+    (read lazily: the first is mostly the one taken)."""
     for block in blocks:
         if block.element.tag == "time":
             found = clock.find(block.element.get("datetime") or block.text)
             if found:
-                return found
+                yield found
     for block in blocks:
         labelled = cn_labels and any(label in CN_DATE_LABELS
                                      for label, _ in cn_fields(block.text))
         if labelled or _names_date(block.hint):
             found = _block_date(block, clock)
             if found:
-                return found
+                yield found
         found = _labelled_date(block.element, clock)
         if found:
-            return found
-    return None
+            yield found
 
 
 def _labelled_date(element: lxml.html.HtmlElement, clock: Clock):

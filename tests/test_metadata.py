@@ -456,6 +456,35 @@ def test_any_date_named_meta_is_a_last_declared_date() -> None:
     assert _meta(html).published_at.date().isoformat() == "2020-02-14"
 
 
+def test_a_date_shown_without_its_year_takes_the_declared_date_that_agrees() -> None:
+    """Baidu's pages show "发布时间：10-08 12:00" and declare dateUpdate 2019-10-08 12:00:57:
+    the year is the declared one, not a guess from the fetch time (2022-10-08 here)."""
+    head = '<meta itemprop="dateUpdate" content="2019-10-08 12:00:57">'
+    html = f"""<html lang="zh-CN"><head>{head}</head><body><h1>英国美女转行当美人鱼</h1>
+    <div class="author-txt"><p class="author-name">加拿大必读</p>
+    <div class="article-source"><span class="date">发布时间：{{shown}}</span></div></div>
+    <p>英国汉普郡的一位女士放弃了她在殡仪馆的工作。</p></body></html>"""
+    assert _meta(html.format(shown="10-08 12:00")).published_at.isoformat() \
+        == "2019-10-08T12:00:57+08:00"
+    assert _meta(html.format(shown="12:00")).published_at.year == 2019
+    # a declared date that disagrees with the shown day is another moment: the shown one stays
+    assert _meta(html.format(shown="10-09 12:00")).published_at.isoformat() \
+        == "2022-10-09T12:00:00+08:00"
+
+
+def test_a_teaser_lists_time_of_day_far_below_is_not_the_articles_date() -> None:
+    """A related-articles list far below the headline shows "00:33" (today, of another
+    article); the unnamed date line under the headline is the article's."""
+    teasers = "".join(f'<li><a href="/n{i}">相关新闻第{i}条</a><span class="p_time">00:33</span>'
+                      f'</li>' for i in range(3))
+    filler = "".join(f"<p>第{i}段：此前，发烧、咳嗽被认为是新冠病毒感染的最主要症状。</p>"
+                     for i in range(40))
+    html = f"""<html lang="zh-CN"><body><h1>味觉嗅觉丧失是最强预测指标</h1>
+    <div class="news_about"><p>澎湃新闻记者 贺梨萍</p><p>2020-06-06 10:08 来源：澎湃新闻</p></div>
+    {filler}<ul class="related">{teasers}</ul></body></html>"""
+    assert _meta(html).published_at.isoformat() == "2020-06-06T10:08:00+08:00"
+
+
 def test_url_month_picks_the_day_written_anywhere_on_the_page() -> None:
     html = """<html lang="de"><body><h1>Literatur und Typografie</h1><p>Text ohne Datum.</p>
     <div class="sidebar">Über diesen Artikel: Literatur und Typografie (Entwurf vom 3. April

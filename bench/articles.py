@@ -1,7 +1,8 @@
 """Article extraction benchmark: our route against trafilatura and readability-lxml, same pages.
 
     .venv/bin/python -m bench.articles [--limit N]
-                                       [--sets article-bench dragnet-dev metadata-dev demo-site]
+                                       [--sets article-bench dragnet-dev metadata-dev demo-site
+                                               cn-news-dates]
                                        [--systems ours trafilatura readability gne] [--variants]
                                        [--write-preds DIR]
 
@@ -15,6 +16,9 @@ demo-site is the project's own demo site (Chinese news, forum and blog pages, on
 GBK without a charset header, and an English section) with the site's truth: the shared
 sets have no Chinese page with a body truth. We wrote that site, so its figures check the
 Chinese forms (来源/作者 lines, 发表于 posts, GBK); they are no independent score.
+cn-news-dates is an independent one for dates only: 32 news pages of real Chinese portals
+(GNE's test pages, in ../shared/data/pagetype) with their publish day read by hand
+(bench/cn_news_dates.json); GNE was built on these pages.
 GNE (GeneralNewsExtractor, built for Chinese news) takes decoded HTML: it is given the
 text our decoder returns, outside its timing.
 """
@@ -47,8 +51,10 @@ from pipelines.results import ARTICLE_TYPES
 
 SHARED = Path(os.environ.get("SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
 DEMO_SET = "demo-site"
+CN_DATES_SET = "cn-news-dates"  # hand-labelled publish days of Chinese news pages
+CN_DATES = Path(__file__).with_name("cn_news_dates.json")
 SHARED_SETS = ("article-bench", "dragnet-dev", "metadata-dev")  # in ../shared/data
-SETS = (*SHARED_SETS, DEMO_SET)
+SETS = (*SHARED_SETS, DEMO_SET, CN_DATES_SET)
 SYSTEMS = ("ours", "trafilatura", "readability", "gne")
 DEMO_ORIGIN = "http://127.0.0.1:8000"
 
@@ -171,9 +177,19 @@ def load_demo_site() -> list[tuple[str, bytes, dict]]:
     return pages
 
 
+def load_cn_dates() -> list[tuple[str, bytes, dict]]:
+    """Chinese news pages of the page-type set with their publish day, labelled by hand
+    (bench/cn_news_dates.json): the shared article sets hold three Chinese pages."""
+    days = json.loads(CN_DATES.read_text(encoding="utf-8"))["days"]
+    folder = SHARED / "data" / "pagetype" / "html"
+    return [(name, (folder / name).read_bytes(), {"date": day}) for name, day in days.items()]
+
+
 def load_set(name: str, limit: int | None) -> list[tuple[str, bytes, dict]]:
     if name == DEMO_SET:
         return load_demo_site()[:limit]
+    if name == CN_DATES_SET:
+        return load_cn_dates()[:limit]
     folder = SHARED / "data" / name
     truth = json.loads((folder / "ground-truth.json").read_text(encoding="utf-8"))
     pages = []
@@ -334,13 +350,13 @@ def report(set_name: str, pages: list, results: dict[str, dict[str, Output]]) ->
             print(f"| {system} | {c['comment_recall']:.3f} | {c['comment_in_body']:.3f} | "
                   f"{c['verbatim_in_body']:.3f} | {c['body_p_with']:.3f} | "
                   f"{c['body_p_without']:.3f} | {_rate(header_author_rate(results[system]))} |")
-    if any(gt.get("title") for *_, gt in pages):
+    if any(gt.get("title") or gt.get("date") for *_, gt in pages):
         print("\n| system | title exact | date day | author | with-snippets in body |"
               " without-snippets kept out |\n|---|---|---|---|---|---|")
         for system, outputs in results.items():
             m = metadata_scores(pages, outputs)
-            print(f"| {system} | {m['title']:.3f} | {m['date']:.3f} | {m['author']:.3f} | "
-                  f"{_rate(m['with'])} | {_rate(m['without'])} |")
+            print(f"| {system} | {_rate(m['title'])} | {_rate(m['date'])} | "
+                  f"{_rate(m['author'])} | {_rate(m['with'])} | {_rate(m['without'])} |")
 
 
 def _rate(value: float) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping
+from itertools import takewhile
 from typing import Any
 
 from lxml import etree
@@ -26,24 +27,52 @@ CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|�
                       rf"((?:(?!{_NEXT_LABEL}|{_COUNTER})[^\s|丨｜/（）()【】\[\]])+"
                       r"(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
 CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
+# A reporter's byline as print news sets it, a space and no colon after the label, an outlet
+# often before it: "本报记者 张三", "新华社记者 李四 王五", "澎湃新闻记者 贺梨萍",
+# "【文/观察者网专栏作者 王文】". The names are 2–4 Chinese characters (a "·" inside foreign
+# ones), and the line ends after them: "据记者了解" and "记者 张三 报道称" are prose.
+_SPACED_BYLINE = re.compile(r"(?:^|[\s【\[（(])[^\s【\[（(]{0,12}?(记者|作者)[ \u3000]+"
+                            r"([\u4e00-\u9fff·]{2,6}(?:[ \u3000、，,]+[\u4e00-\u9fff·]{2,6}){0,3})"
+                            r"\s*(?:$|[】\]）)])")
+_SPACED_LABELS = ("记者", "作者")
+_NAME_SEPARATORS = re.compile(r"[ \u3000、，,]+")
+# What follows the names on such a line and is none ("新华社记者 李四 王五 报道").
+_AFTER_NAMES = frozenset({"报道", "报道称", "报导", "综合报道", "编译", "整理", "摄影", "通讯员",
+                          "实习生", "发自"})
 MAX_VALUE_CHARS = 24  # a name, an outlet, a date: an interview's "记者：…" question is longer
 _LABEL_ENDS = "者源辑间期"  # the last character of every CN_FIELD label
 
 
 def cn_fields(text: str | None) -> list[tuple[str, str]]:
     """The (label, value) pairs of Chinese 作者：/来源：/发布时间： fields in a short line (an
-    interview's "记者：" question is no field)."""
-    if not text or (":" not in text and "：" not in text):
+    interview's "记者：" question is no field), or of a spaced reporter's byline ("本报记者
+    张三 李四": their names joined with 、)."""
+    if not text:
         return []
-    return [(label, value) for label, value in CN_FIELD.findall(text)
-            if len(value) <= MAX_VALUE_CHARS]
+    if ":" in text or "：" in text:
+        return [(label, value) for label, value in CN_FIELD.findall(text)
+                if len(value) <= MAX_VALUE_CHARS]
+    if not any(label in text for label in _SPACED_LABELS):
+        return []
+    found = [(label, _names(names)) for label, names in _SPACED_BYLINE.findall(text)]
+    return [(label, names) for label, names in found if names]
+
+
+def _names(names: str) -> str:
+    """The names of a spaced byline joined with 、, up to the first word that is none."""
+    kept = takewhile(lambda name: name not in _AFTER_NAMES, _NAME_SEPARATORS.split(names))
+    return "、".join(kept)
 
 
 def has_cn_labels(text: str) -> bool:
     """Whether a Chinese field label stands anywhere in the page's `text`: one search of the
     whole text spares reading every block for one (a block's text is a part of it). Every
     label ends in one of a few characters, which a plain search finds faster than the pattern."""
-    return any(c in text for c in _LABEL_ENDS) and CN_FIELD.search(text) is not None
+    if not any(c in text for c in _LABEL_ENDS):
+        return False
+    return CN_FIELD.search(text) is not None or (
+        any(label in text for label in _SPACED_LABELS)
+        and _SPACED_BYLINE.search(text) is not None)
 
 
 _BREADCRUMB = re.compile(r"(?:您现在的|您所在的|您的|当前|所在)位置\s*[:：]")

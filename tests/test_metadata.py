@@ -618,6 +618,19 @@ def test_chinese_fields_run_together_and_an_outlet_declared_as_author() -> None:
     assert (meta.author, meta.source) == ("李在山", "证券时报网")
 
 
+def test_a_reporters_spaced_byline_names_the_author_before_the_editor() -> None:
+    """Print news sets "澎湃新闻记者 贺梨萍", "新华社记者 李四 王五 报道": no colon. The
+    editor (责任编辑) stands in only where no reporter is named; prose is no byline."""
+    html = """<html lang="zh-CN"><body><h1>味觉嗅觉丧失是最强预测指标</h1>
+    <div class="news_about"><p>{byline}</p><p>2020-06-06 10:08 来源：澎湃新闻</p></div>
+    <p>据记者了解，此前发烧、咳嗽被认为是新冠病毒感染的最主要症状。</p>
+    <div class="news_infor"><div>责任编辑：李跃群</div></div></body></html>"""
+    assert _meta(html.format(byline="澎湃新闻记者 贺梨萍")).author == "贺梨萍"
+    assert _meta(html.format(byline="新华社记者 李四 王五 报道")).author == "李四、王五"
+    assert _meta(html.format(byline="【文/观察者网专栏作者 王文】")).author == "王文"
+    assert _meta(html.format(byline="记者通过电子邮件联系了富士康")).author == "李跃群"
+
+
 def test_a_placeholder_author_yields_to_the_bracketed_editor() -> None:
     html = CN_STOCK.replace("来源：证券时报网作者：李在山", "").replace(
         'content="证券时报网"', 'content="name, email@gmail.com"')

@@ -24,7 +24,8 @@ _CRUMB_ARROWS = ("»", "›")  # breadcrumb separators: the deeper level follows
 _ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")
 # Parts of an <h1> named by their class: the headline's own element ("articleheadline"), a
 # kicker or subtitle beside it ("entry-title__toptitle", "articleoverline", "dachzeile").
-_HEADLINE_HINT = re.compile(r"headline|title", re.I)
+# Chinese CMS templates shorten title to a word "tit" ("l_tit", "art-tit").
+_HEADLINE_HINT = re.compile(r"headline|title|(?:^|[\s_-])tit(?:$|[\s_-])", re.I)
 _KICKER_HINT = re.compile(r"kicker|overline|over-?title|top-?title|top-?line|dachzeile|"
                           r"roofline|eyebrow|super-?title|pre-?title|sub-?title|sub-?headline|"
                           r"spitzmarke", re.I)

@@ -602,6 +602,9 @@ def test_a_headline_set_in_a_named_div_cuts_the_section_from_the_title() -> None
     <div class="arc-body"><p>数据显示，十月份接待游客人次同比增长百分之十点八，增速加快。</p></div>
     </body></html>"""
     assert _meta(html, "http://127.0.0.1:8000/news/local/1.html").title == "接待游客同比增长10.8%"
+    # "tit" is how such templates often name it ("l_tit"), and "_" joins the parts
+    html = html.replace("arc-title", "l_tit").replace("-本地-", "_教育频道_")
+    assert _meta(html, "http://127.0.0.1:8000/news/local/1.html").title == "接待游客同比增长10.8%"
 
 
 CN_STOCK = """<html><head><title>午间公告 - 示例网</title>

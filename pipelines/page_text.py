@@ -39,27 +39,19 @@ def clean(text: str | None) -> str | None:
 
 
 # Cached: the same titles, headings and site names are folded again and again on a page, and
-
-
 # str.translate is slow.
 @lru_cache(maxsize=8192)
-
-
 def fold(text: str) -> str:
     return " ".join(text.casefold().translate(_DASHES).split())
 
 
 @lru_cache(maxsize=8192)
-
-
 def name_key(text: str) -> str:
     """Letters and digits only: "MacTechNews.de" and "mactechnews.de" are one site."""
     return _NOT_KEY.sub("", text.casefold())
 
 
 @lru_cache(maxsize=1024)
-
-
 def host_keys(url: str | None) -> frozenset[str]:
     """Cached: every title part and heading of a page is checked against its host."""
     host = host_of(url)
@@ -73,7 +65,5 @@ def hint_test(pattern: re.Pattern) -> Callable[[str], bool]:
 
 
 @lru_cache(maxsize=1024)
-
-
 def host_of(url: str | None) -> str:
     return re.sub(r"^www\.", "", (url or "").split("/")[2] if (url or "").count("/") >= 2 else "")

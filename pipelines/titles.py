@@ -77,8 +77,6 @@ def _cut_site(title: str, site_name: str | None) -> str:
 
 
 @lru_cache(maxsize=4096)
-
-
 def title_parts(title: str) -> tuple[str, ...]:
     """A <title> or og:title split at headline/site separators (cached: a page's titles are
     split by several rules)."""
@@ -86,8 +84,6 @@ def title_parts(title: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-
-
 def strip_site_name(title: str, site_name: str | None = None, url: str | None = None) -> str:
     """The headline of a "Headline - Site" or "Site | Headline" title.
 
@@ -150,8 +146,6 @@ def _find_ignoring_case(part: str, text: str) -> int:
 
 
 @lru_cache(maxsize=4096)
-
-
 def _plain_case(char: str) -> bool:
     """Latin-1 (its case partners outside it, ſ or K, are then absent) or a non-letter
     without case: re.I and str.lower() agree on it, one character for one."""

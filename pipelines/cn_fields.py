@@ -29,8 +29,9 @@ CN_FIELD = re.compile(r"(作者|记者|来源|编辑|责任编辑|发布时间|�
 CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
 # A reporter's byline as print news sets it, a space and no colon after the label, an outlet
 # often before it: "本报记者 张三", "新华社记者 李四 王五", "澎湃新闻记者 贺梨萍",
-# "【文/观察者网专栏作者 王文】". The names are 2–4 Chinese characters (a "·" inside foreign
-# ones), and the line ends after them: "据记者了解" and "记者 张三 报道称" are prose.
+# "【文/观察者网专栏作者 王文】". The names are 2–6 Chinese characters (a "·" inside foreign
+# ones) and end the line, but for a word after them that is none (_AFTER_NAMES); a label
+# run into the text ("据记者了解") is prose.
 _SPACED_BYLINE = re.compile(r"(?:^|[\s【\[（(])[^\s【\[（(]{0,12}?(记者|作者)[ \u3000]+"
                             r"([\u4e00-\u9fff·]{2,6}(?:[ \u3000、，,]+[\u4e00-\u9fff·]{2,6}){0,3})"
                             r"\s*(?:$|[】\]）)])")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from itertools import islice
@@ -570,7 +570,8 @@ def page_date(blocks: list[Block], url: str | None, clock: Clock, cn_labels: boo
     return _completed(found or next((date for date in shown if date), None), weak)
 
 
-def _completed(found: tuple[datetime, str] | None, weak: tuple[datetime, str] | None):
+def _completed(found: tuple[datetime, str] | None,
+               weak: tuple[datetime, str] | None) -> tuple[datetime, str] | None:
     """A date shown without its year ("发布时间：10-08 12:00", a bare "12:00") is the declared
     `weak` date when that agrees with what is shown (day and month, the time where shown):
     the page shows the short form of the moment it declares, and the year the short form
@@ -592,7 +593,8 @@ def _shown_date(block: Block, clock: Clock):
     return found if found and block.head.find(found[1]) < DATELINE_CHARS else None
 
 
-def _marked_dates(blocks: list[Block], clock: Clock, cn_labels: bool):
+def _marked_dates(blocks: list[Block], clock: Clock,
+                  cn_labels: bool) -> Iterator[tuple[datetime, str]]:
     """The dates of <time> elements, then of labelled or date-named blocks, in that order
     (read lazily: the first is mostly the one taken)."""
     for block in blocks:

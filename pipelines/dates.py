@@ -47,8 +47,9 @@ _MONTHS = {
 _MONTH_WORD = "(?=[{}])(?:{})".format(
     re.escape("".join(sorted({name[0] for name in _MONTHS}))),
     by_first_letter(sorted(_MONTHS, key=len, reverse=True)))
-_TIME = (r"(?:[T\s]*(?P<H>\d{1,2})(?:[:：时]|點|点)(?P<M>\d{1,2})"
-         r"(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?")
+# A time, "下午 3:20" (Taiwan, Hong Kong: afternoon) and "10時30分" (Japanese) included.
+_TIME = (r"(?:[T\s]*(?:(?P<cn_ap>上午|下午|晚上|中午|凌晨)\s*)?"
+         r"(?P<H>\d{1,2})(?:[:：时時]|點|点)(?P<M>\d{1,2})(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?")
 _ZONE = r"\s*(?P<Z>Z|[+-]\d{2}:?\d{2}|UTC|GMT)?"
 # Its separators pair up, 年 with 月 and a dash, slash or dot with itself (checked in
 # _absolute): "2019年1-7月" is January to July, no date.
@@ -113,22 +114,28 @@ _RFC_MONTHS = frozenset({
 _RFC_DAYS = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun"})
 # A bare clock time ("14:05") as the whole text: today, as news lists write it.
 _CLOCK = re.compile(r"\s*(?P<H>[01]?\d|2[0-3])[:：](?P<M>[0-5]\d)\s*")
+# Simplified and traditional Chinese ("3小時前"), Japanese ("5分前", "2時間前") and English.
 _RELATIVE = re.compile(
-    r"(?P<n>\d+|半|一|两|几)\s*(?P<unit>秒|分钟|小时|个小时|天|周|星期|个月|"
+    r"(?P<n>\d+|半|一|两|兩|几|幾)\s*(?P<unit>秒|分钟|分鐘|分|小时|小時|个小时|個小時|時間|天|周|週|"
+    r"星期|个月|個月|"
     r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\s*(?:前|ago)",
     re.I,
 )
-_DAY_WORD = re.compile(r"(?P<w>刚刚|今天|昨天|前天|just now|today|yesterday)" + _TIME, re.I)
-# What every English relative form holds (the Chinese ones hold 前, 天 or 刚).
+_DAY_WORD = re.compile(
+    r"(?P<w>刚刚|剛剛|今天|今日|昨天|昨日|前天|just now|today|yesterday)" + _TIME, re.I)
+# What every English relative form holds (every Chinese and Japanese one holds 前, 天, 刚,
+# 剛, 今日 or 昨日: see _may_be_relative).
 _RELATIVE_WORDS = ("ago", "today", "yesterday", "just now")
 _UNIT_SECONDS = {
-    "秒": 1, "second": 1, "sec": 1, "分钟": 60, "minute": 60, "min": 60,
-    "小时": 3600, "个小时": 3600, "hour": 3600, "hr": 3600, "天": 86400, "day": 86400,
-    "周": 604800, "星期": 604800, "week": 604800, "个月": 2592000,
+    "秒": 1, "second": 1, "sec": 1, "分钟": 60, "分鐘": 60, "分": 60, "minute": 60, "min": 60,
+    "小时": 3600, "小時": 3600, "个小时": 3600, "個小時": 3600, "時間": 3600, "hour": 3600,
+    "hr": 3600, "天": 86400, "day": 86400, "周": 604800, "週": 604800, "星期": 604800,
+    "week": 604800, "个月": 2592000, "個月": 2592000,
 }
-_DAY_OFFSET = {"刚刚": 0, "just now": 0, "今天": 0, "today": 0, "昨天": 1, "yesterday": 1,
-               "前天": 2}
-_COUNT_WORDS = {"半": 0.5, "一": 1, "两": 2, "几": 3}
+_DAY_OFFSET = {"刚刚": 0, "剛剛": 0, "just now": 0, "今天": 0, "今日": 0, "today": 0, "昨天": 1,
+               "昨日": 1, "yesterday": 1, "前天": 2}
+_COUNT_WORDS = {"半": 0.5, "一": 1, "两": 2, "兩": 2, "几": 3, "幾": 3}
+_AFTERNOON = ("下午", "晚上")
 
 
 def _zone(token: str | None) -> timezone | None:
@@ -146,7 +153,7 @@ def _build(year: int, month: int, day: int, groups: dict[str, str | None]) -> da
     minute = int(groups.get("M") or 0)
     second = int(groups.get("S") or 0)
     meridiem = (groups.get("ap") or "").lower().replace(".", "")
-    if meridiem == "pm" and hour < 12:
+    if (meridiem == "pm" or groups.get("cn_ap") in _AFTERNOON) and hour < 12:
         hour += 12
     elif meridiem == "am" and hour == 12:
         hour = 0
@@ -180,7 +187,8 @@ def _may_be_relative(text: str) -> bool:
     """Whether _RELATIVE or _DAY_WORD could match: each needs one of a few words, which
     substring tests find in a fraction of one search's cost (casefold() maps every character
     that re.I matches to one of their letters, "ſ" to "s" included)."""
-    if "前" in text or "天" in text or "刚" in text:
+    if ("前" in text or "天" in text or "刚" in text or "剛" in text or "今日" in text
+            or "昨日" in text):
         return True
     folded = text.casefold()
     return any(word in folded for word in _RELATIVE_WORDS)
@@ -198,7 +206,7 @@ def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
     if match:
         base = now - timedelta(days=_DAY_OFFSET[match["w"].lower()])
         if match["H"] is None:
-            return (base if match["w"] in ("刚刚", "just now") else base.replace(
+            return (base if match["w"] in ("刚刚", "剛剛", "just now") else base.replace(
                 hour=0, minute=0, second=0, microsecond=0)), match.group(0)
         built = _build(base.year, base.month, base.day, match.groupdict())
         if built:

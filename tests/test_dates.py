@@ -67,6 +67,24 @@ def test_version_numbers_are_not_dates() -> None:
     assert parse_date("version 1.2.34", NOW) is None
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("2023/05/01 下午 03:20", datetime(2023, 5, 1, 15, 20)),  # Taiwan: afternoon
+    ("2023年5月1日 上午10:05", datetime(2023, 5, 1, 10, 5)),
+    ("2023年5月1日 10時30分", datetime(2023, 5, 1, 10, 30)),  # Japanese
+    ("3小時前", datetime(2023, 5, 10, 9, 0, tzinfo=UTC)),  # traditional characters
+    ("5分鐘前", datetime(2023, 5, 10, 11, 55, tzinfo=UTC)),
+    ("兩天前", datetime(2023, 5, 8, 12, 0, tzinfo=UTC)),
+    ("2時間前", datetime(2023, 5, 10, 10, 0, tzinfo=UTC)),  # Japanese
+    ("5分前", datetime(2023, 5, 10, 11, 55, tzinfo=UTC)),
+    ("昨日 10:00", datetime(2023, 5, 9, 10, 0, tzinfo=UTC)),
+    ("剛剛", NOW),
+])
+def test_traditional_chinese_and_japanese_forms(text: str, expected: datetime) -> None:
+    """Big5 pages (Taiwan, Hong Kong) write 小時, 分鐘, 兩 and 下午 before an afternoon time;
+    Japanese pages 時 in a time, 時間前 and 分前."""
+    assert parse_date(text, NOW) == expected
+
+
 def test_a_full_date_pairs_its_separators_and_a_month_range_is_no_date() -> None:
     """"2019年1-7月" is January to July (a statistic in an article), read as 2019-01-07 before."""
     assert parse_date("2019年1-7月，东莞规模以上工业增加值同比增长6.8%", NOW) is None

@@ -118,6 +118,24 @@ def test_the_garbage_collector_is_left_as_it_was() -> None:
         gc.enable()
 
 
+def test_a_traditional_chinese_big5_page_reads_its_labels_and_afternoon_time() -> None:
+    """Taiwan and Hong Kong sites: Big5 without a charset, 記者/來源/發布時間 labels, an
+    afternoon time written "下午 3:20", 您現在的位置 breadcrumb; the same fields as simplified
+    pages give."""
+    paragraphs = "".join(f"<p>第{i}段：5月1日，本市召開新聞發布會，介紹了今年以來的經濟運行"
+                         f"情況，各項指標總體平穩，穩中有進。</p>" for i in range(6))
+    html = f"""<html><head><title>本市經濟運行總體平穩 - 示例新聞網</title></head><body>
+    <div class="article"><h1>本市經濟運行總體平穩</h1>
+      <div class="info"><span>來源：中央社</span> <span>記者：王小明</span>
+        <span>發布時間：2023/05/01 下午 3:20</span></div>
+      <div class="content"><p>您現在的位置：首頁 > 新聞</p>{paragraphs}</div></div></body></html>"""
+    art = extract_article(load_document(html.encode("big5"), url="https://news.example.tw/a/1",
+                                        fetched_at=NOW))
+    assert (art.author, art.source) == ("王小明", "中央社")
+    assert (art.published_at.hour, art.published_at.minute) == (15, 20)
+    assert "第5段" in art.content_text and "您現在的位置" not in art.content_text
+
+
 def test_byline_date_and_breadcrumb_lines_inside_the_body_are_left_out() -> None:
     """Read for the metadata, not part of the article; an interview's long "记者：" question
     stays."""

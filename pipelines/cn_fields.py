@@ -15,31 +15,16 @@ from typing import Any
 from lxml import etree
 from lxml.html import HtmlElement
 
+from pipelines.hanzi import either, simplified
 from pipelines.page_text import text_of
-
-# The traditional forms of the labels' characters (Big5 pages: Taiwan, Hong Kong, "記者：",
-# "來源：", "發布時間："): the label patterns are written in simplified characters and read
-# both; labels are reported simplified.
-_TRADITIONAL = {"记": "記", "来": "來", "编": "編", "辑": "輯", "责": "責", "发": "發", "时": "時",
-                "间": "間", "对": "對", "摄": "攝", "讯": "訊", "实": "實", "习": "習", "审": "審",
-                "现": "現", "当": "當", "条": "條", "阅": "閱", "览": "覽", "评": "評", "论": "論",
-                "参": "參", "与": "與", "员": "員"}
-_SIMPLIFIED = str.maketrans({t: s for s, t in _TRADITIONAL.items()})
-
-
-def _either(words: str) -> str:
-    """A regex alternation of `words` ("a|b", plain characters) in which each character with
-    a traditional form matches either form."""
-    return "".join(f"[{c}{_TRADITIONAL[c]}]" if c in _TRADITIONAL else c for c in words)
-
 
 # A field's value ends at a space, a separator, a bracket ("（责任编辑：系统管理员）") or the
 # next label run into it ("来源：证券时报网作者：李在山", "李跃群校对：刘威").
-_NEXT_LABEL = "(?:" + _either("作者|记者|来源|编辑|责任编辑|责编|校对|摄影|通讯员|实习生|审核|"
+_NEXT_LABEL = "(?:" + either("作者|记者|来源|编辑|责任编辑|责编|校对|摄影|通讯员|实习生|审核|"
                               "发布时间|时间") + ")[:：]"
 # … or at a counter run into it ("来源：东森新闻云4人参与2评论").
-_COUNTER = r"\d+(?:" + _either("人|条|次") + ")?(?:" + _either("参与|评论|阅读|浏览") + ")"
-CN_FIELD = re.compile("(" + _either("作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期")
+_COUNTER = r"\d+(?:" + either("人|条|次") + ")?(?:" + either("参与|评论|阅读|浏览") + ")"
+CN_FIELD = re.compile("(" + either("作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期")
                       + r")\s*[:：]\s*"
                       rf"((?:(?!{_NEXT_LABEL}|{_COUNTER})[^\s|丨｜/（）()【】\[\]])+"
                       r"(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
@@ -49,7 +34,7 @@ CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
 # "【文/观察者网专栏作者 王文】". The names are 2–6 Chinese characters (a "·" inside foreign
 # ones) and end the line, but for a word after them that is none (_AFTER_NAMES); a label
 # run into the text ("据记者了解") is prose.
-_SPACED_BYLINE = re.compile(r"(?:^|[\s【\[（(])[^\s【\[（(]{0,12}?(" + _either("记者|作者")
+_SPACED_BYLINE = re.compile(r"(?:^|[\s【\[（(])[^\s【\[（(]{0,12}?(" + either("记者|作者")
                             + r")[ \u3000]+"
                             r"([\u4e00-\u9fff·]{2,6}(?:[ \u3000、，,]+[\u4e00-\u9fff·]{2,6}){0,3})"
                             r"\s*(?:$|[】\]）)])")
@@ -69,11 +54,11 @@ def cn_fields(text: str | None) -> list[tuple[str, str]]:
     if not text:
         return []
     if ":" in text or "：" in text:
-        return [(label.translate(_SIMPLIFIED), value) for label, value in CN_FIELD.findall(text)
+        return [(simplified(label), value) for label, value in CN_FIELD.findall(text)
                 if len(value) <= MAX_VALUE_CHARS]
     if not any(label in text for label in _SPACED_LABELS):
         return []
-    found = [(label.translate(_SIMPLIFIED), _names(names))
+    found = [(simplified(label), _names(names))
              for label, names in _SPACED_BYLINE.findall(text)]
     return [(label, names) for label, names in found if names]
 
@@ -95,7 +80,7 @@ def has_cn_labels(text: str) -> bool:
         and _SPACED_BYLINE.search(text) is not None)
 
 
-_BREADCRUMB = re.compile("(?:" + _either("您现在的|您所在的|您的|当前|所在") + r")位置\s*[:：]")
+_BREADCRUMB = re.compile("(?:" + either("您现在的|您所在的|您的|当前|所在") + r")位置\s*[:：]")
 MAX_LINE_CHARS = 120  # a byline, date or breadcrumb line; body paragraphs run longer
 
 

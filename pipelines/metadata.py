@@ -26,6 +26,7 @@ from pipelines.boilerplate import Markup, hint_words, read_markup
 from pipelines.cn_fields import CN_DATE_LABELS, CN_FIELD, cn_fields, has_cn_labels
 from pipelines.dates import find_date, is_clock
 from pipelines.density import NodeStats
+from pipelines.hanzi import either
 from pipelines.language import detect_language
 from pipelines.page_text import (
     by_first_letter,
@@ -81,7 +82,8 @@ _NAME_END = re.compile(
     r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
     r"\s*[|,\-–—·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
-    r"\s*\+?(?:已?关注|订阅)$|\s+\+?follow$|"  # a follow button beside an account
+    # a follow button beside an account
+    r"\s*\+?(?:" + either("已?关注|订阅") + r")$|\s+\+?follow$|"
     rf"\s+(?:{'|'.join(SAID_WORDS)})\.*$", re.I)  # a comment header: "Ann says:"
 # A Western label that says the date after it is the publication's: "Erschienen am:",
 # "Published on", "Veröffentlicht:", "Datum:" (a bare "date" word needs its colon).
@@ -128,7 +130,7 @@ _BYLINE_TAGS = frozenset({"span", "div", "p", "a", "time", "li", "em", "strong",
 _ORGANISATION = re.compile(r"\b(?:e\.\s?V|GmbH|AG|Inc|Ltd|LLC|Verband|Verlag|Redaktion|"
                            r"Landesanstalt|Institut|Universität|University|Agencies|Ministerium)\b"
                            # a Chinese outlet: …网 (website), …报 (paper), …社 (agency), …台
-                           r"|[\u4e00-\u9fff]{2,}(?:网|报|社|台|新闻|频道)$",
+                           r"|[\u4e00-\u9fff]{2,}(?:" + either("网|报|社|台|新闻|频道") + ")$",
                            re.I)
 _EDITOR = re.compile(r"\bedit(?:ed|or|ors)\b|\bhrsg\b|herausgegeben", re.I)
 _CONJUNCTION = re.compile(r"\s+(?:und|and|y|et|&)\s+(?=\S+\s+\S)", re.I)

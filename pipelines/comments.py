@@ -35,6 +35,7 @@ from pipelines.boilerplate import (
     outermost,
 )
 from pipelines.dates import find_date
+from pipelines.hanzi import both, either
 from pipelines.metadata import SAID_WORDS, Clock, clean_name
 from pipelines.page_text import text_of
 from pipelines.results import CommentData
@@ -46,7 +47,7 @@ _SECTION = re.compile(
 # Every word of _SECTION holds one of these stems.
 _SECTION_STEMS = ("comment", "respond", "replies", "discussion", "disqus", "pinglun", "huifu",
                   "talk", "feedback", "reactions")
-_SECTION_CJK = ("评论", "回复", "留言")
+_SECTION_CJK = both(("评论", "回复", "留言"))
 # Named like a comment section but only a counter, a link, a sidebar list of recent comments
 # or the bar of who liked a post ("reactionsBar": names, no comments).
 _NOT_SECTION = re.compile(r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total|"
@@ -57,11 +58,12 @@ _HEADING = re.compile(
     r"kommentare?|commentaires?|comentarios?|reacties|reader comments|discussion)"
     r"(?:\s+(?:to|on|zu|sur|a|for)\s+.+)?\s*(?:[(\[]\d+[)\]])?\s*[:»]?|"
     r"(?:leave|post|add|write) (?:a|your) (?:reply|comment|response)|join the discussion|"
-    r"(?:共有?\s*\d+\s*条)?(?:网友|读者|热门|最新|全部|发表|精彩)?(?:评论|回复|留言|跟帖)"
-    r"\s*[(（]?\d*[)）]?(?:条)?", re.I)
+    r"(?:共有?\s*\d+\s*" + either("条") + ")?(?:" + either("网友|读者|热门|最新|全部|发表|精彩")
+    + ")?(?:" + either("评论|回复|留言|跟帖") + r")\s*[(（]?\d*[)）]?(?:" + either("条") + ")?",
+    re.I)
 _HEADING_TAGS = ("h2", "h3", "h4", "h5")
-_CUE = re.compile(r"\b(?:says|said|wrote|schreibt|reply|antworten|répondre)\b|回复|说：|[0-9]+楼",
-                  re.I)
+_CUE = re.compile(r"\b(?:says|said|wrote|schreibt|reply|antworten|répondre)\b|"
+                  + either("回复|说：") + "|[0-9]+" + either("楼"), re.I)
 # Class words of a comment's parts, matched on lowercased words (see _parts).
 _AUTHOR = re.compile(r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户")
 _TIME = re.compile(r"date|time|when|posted|meta|published|info")
@@ -94,8 +96,8 @@ MIN_SINGLE_CHARS = 20  # a section without repeated items is one comment when th
 _NOTICE = re.compile(
     r"no comments|comments? (?:are|is) (?:now )?closed|be the first to comment|akismet|"
     r"keine kommentare|kommentare sind geschlossen|anzahl der kommentare|aucun commentaire|"
-    r"commentaires sont fermés|sin comentarios|no hay comentarios|暂无评论|还没有评论|评论已关闭",
-    re.I)
+    r"commentaires sont fermés|sin comentarios|no hay comentarios|"
+    + either("暂无评论|还没有评论|评论已关闭"), re.I)
 MAX_NOTICE_CHARS = 300
 MIN_POST_CHARS = 20
 MAX_POST_LINK_SHARE = 0.3
@@ -127,9 +129,10 @@ _HEADER_HINT = re.compile(
     rf"[\d:|—–]|^(?:by|von|on)\s|\s(?:{'|'.join(SAID_WORDS)})\W*$", re.I)
 # A post's furniture in Chinese forums (Discuz, phpwind): floor labels, the post-header
 # verb, the author's counters; and what marks a text that may hold some.
-_FURNITURE = re.compile(r"(?:[\W\d_]|楼主|沙发|板凳|地板|楼|发表于|积分|帖子|主题|精华|金币|威望|"
-                        r"注册时间|最后登录|只看该作者|倒序浏览|电梯直达|回复|引用|举报)*")
-_FURNITURE_CUES = ("楼", "沙发", "板凳", "地板", "发表于", "积分")
+_FURNITURE = re.compile(r"(?:[\W\d_]|" + either(
+    "楼主|沙发|板凳|地板|楼|发表于|积分|帖子|主题|精华|金币|威望|注册时间|最后登录|只看该作者|"
+    "倒序浏览|电梯直达|回复|引用|举报") + ")*")
+_FURNITURE_CUES = both(("楼", "沙发", "板凳", "地板", "发表于", "积分"))
 
 
 def _section_names(markup: Markup) -> set[str]:

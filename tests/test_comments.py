@@ -119,6 +119,20 @@ def test_date_lines_under_a_headline_are_no_comment_run() -> None:
     assert art.published_at == datetime(2019, 9, 7, 15, 10, 53, tzinfo=BEIJING)
 
 
+def test_traditional_chinese_comments_with_floor_numbers() -> None:
+    """Taiwan and Hong Kong pages write 網友評論 and number replies "1樓", "2樓" (楼 in
+    simplified): undated blocks that such a number opens are comments, out of the body."""
+    body = "".join(f"<p>第{i}段：本市召開新聞發布會，介紹了今年以來的經濟運行情況，各項指標總體"
+                   f"平穩。</p>" for i in range(6))
+    replies = "".join(f'<div class="c-{i}"><b>網友{i}</b> {i + 1}樓'
+                      f"<p>第{i}條看法：這個政策很好，我們都支持！</p></div>" for i in range(2))
+    page = f"""<html lang="zh-TW"><body><div class="article"><h1>本市經濟運行總體平穩</h1>
+    {body}</div><h3>網友評論(2)</h3>{replies}</body></html>"""
+    art = extract_article(load_document(page.encode("big5"), fetched_at=NOW))
+    assert [c.author for c in art.comments] == ["網友0", "網友1"]
+    assert "看法" not in art.content_text
+
+
 ANNOUNCED = f"""<html><body><article><h1>Council approves plan</h1>{BODY}</article>
 <h3>2 Responses to “Council approves plan”</h3>
 <div class="c-odd"><b>Ann</b> wrote on 3 May 2023: I disagree with the plan entirely.</div>

@@ -40,6 +40,7 @@ from pipelines.pagetype.rules import match_rule
 from pipelines.pagetype.sites import connected, site_keys
 from pipelines.pagetype.train import LabelledPage, fit_pages, load_articles, load_pages
 from pipelines.params import PAGE_TYPE, PageTypeParams
+from pipelines.process import keeps_body
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES, PageTypeDecision
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pagetype"
@@ -201,14 +202,14 @@ def article_sets(names: Sequence[str]) -> dict[str, list[LabelledPage]]:
             for name in names}
 
 
-def route_line(name: str, how: str, decided: Sequence[str], runs: int = 1) -> str:
+def route_line(name: str, how: str, decided: Sequence[PageTypeDecision], runs: int = 1) -> str:
     """How many article pages does the crawler type as articles, and how many keep their
-    body (every type but list: 'other' pages are extracted too, see process.extract)?
-    `decided` holds the decisions of `runs` runs over the same pages; counts are per run."""
-    counts = Counter(decided)
+    body (process.keeps_body: 'other' pages and unsure lists are extracted too)? `decided`
+    holds the decisions of `runs` runs over the same pages; counts are per run."""
+    counts = Counter(d.page_type for d in decided)
     pages = len(decided) // runs
     routed = sum(counts[kind] for kind in ARTICLE_TYPES) / runs
-    kept = pages - counts["list"] / runs
+    kept = sum(map(keeps_body, decided)) / runs
     per_type = ", ".join(f"{kind} {n / runs:g}" for kind, n in counts.most_common())
     return (f"{name} ({how}, all articles): {routed:g}/{pages} typed as articles, "
             f"{kept:g} keep their body; {per_type}")
@@ -259,7 +260,7 @@ def article_route_report(model: PageTypeModel, params: PageTypeParams,
             continue
         decisions = [classify_page(page.doc, params=params, model=model)
                      for page in held_out[name]]
-        print(route_line(name, "held out", [d.page_type for d in decisions]))
+        print(route_line(name, "held out", decisions))
         push_report(model, held_out[name], decisions)
 
 
@@ -279,9 +280,12 @@ def oof_route_report(runs: dict[int, CrossValidated],
         for name in articles:
             print(f"  seed {seed}: " + route_line(name, "out of fold", run.articles[name]))
     for name in articles:
-        decided = [kind for run in runs.values() for kind in run.articles[name]]
+        decided = [d for run in runs.values() for d in run.articles[name]]
         print(f"  mean of {len(runs)} seeds: "
               + route_line(name, "out of fold", decided, len(runs)))
+    extracted = [run.lists_with_body for run in runs.values()]
+    print(f"  labelled pages called list that keep a body too (unsure lists), per seed: "
+          f"{extracted}, mean {statistics.mean(extracted):g}")
 
 
 def chinese_report(pages: Sequence[LabelledPage], runs: dict[int, CrossValidated]) -> None:
@@ -307,7 +311,8 @@ class CrossValidated:
     alone: list[str]
     full: list[str]
     ranked: list[list[tuple[str, float]]]
-    articles: dict[str, list[str]]  # full decision of every article page trained on, per set
+    articles: dict[str, list[PageTypeDecision]]  # every article page trained on, per set
+    lists_with_body: int = 0  # labelled pages called list that keep a body (unsure lists)
 
 
 def article_folds(groups: Sequence[str], labelled_fold: dict[str, int], folds: int,
@@ -343,16 +348,19 @@ def cross_validate(pages: Sequence[LabelledPage], params: PageTypeParams, folds:
     splits = list(splitter.split(pages, truth, [p.group for p in pages]))
     labelled_fold = {pages[i].group: k for k, (_, test) in enumerate(splits) for i in test}
     extra_fold = article_folds([p.group for p in extra], labelled_fold, folds, seed)
-    extra_decided = [""] * len(extra)
+    extra_at: dict[int, PageTypeDecision] = {}  # by index in `extra`
     for k, (train, test) in enumerate(splits):
         model = fit_pages([pages[i] for i in train]
                           + [p for p, f in zip(extra, extra_fold, strict=True) if f != k], rfe)
         for i in test:
             result.ranked[i] = model.rank(extract_features(pages[i].doc))
             result.alone[i] = result.ranked[i][0][0]
-            result.full[i] = classify_page(pages[i].doc, params=params, model=model).page_type
+            decision = classify_page(pages[i].doc, params=params, model=model)
+            result.full[i] = decision.page_type
+            result.lists_with_body += decision.page_type == "list" and keeps_body(decision)
         for j in (j for j, f in enumerate(extra_fold) if f == k):
-            extra_decided[j] = classify_page(extra[j].doc, params=params, model=model).page_type
+            extra_at[j] = classify_page(extra[j].doc, params=params, model=model)
+    extra_decided = [extra_at[j] for j in range(len(extra))]
     start = 0
     for name, set_pages in articles.items():
         result.articles[name] = extra_decided[start:start + len(set_pages)]

@@ -81,6 +81,15 @@ class PageTypeParams:
     # choose: dragnet-dev 272 -> 293 of 400 to article extraction (0.55: 299, 0.65: 289).
     prose_block_bytes: int = 800
     prose_block_share: float = 0.6
+    # A page the classifier calls list below this confidence keeps its main text too (an
+    # article row beside its records, see process.extract): an article misread as a list keeps
+    # its body, an unsure list gains an article row of its list text. Model v9 out of fold,
+    # fold seeds 0-4 (docs/BENCHMARKS.md, page type, 2026-11-26): article pages that keep their
+    # body (article-bench of 181 / metadata-dev of 300 / dragnet-dev of 400) with no such
+    # extraction 174.6 / 281.8 / 347.2, at 0.7 174.6 / 287.4 / 375.0, at 0.8 176.0 / 292.6 /
+    # 390.6, at 0.9 177.8 / 297.8 / 397.8; labelled pages called list that gain an article row
+    # 0 / 5.6 / 12.8 / 20.0 (of 68 called list). Lists decided by a rule (URL, site) are sure.
+    sure_list_confidence: float = 0.8
 
 
 @dataclass(frozen=True)

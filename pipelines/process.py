@@ -1,6 +1,6 @@
-"""The page route, without Scrapy: classify, then articles (and 'other' pages, for their
-main text) to density extraction (articles after template denoising when a sibling is
-known) and lists to record mining.
+"""The page route, without Scrapy: classify, then articles (and 'other' pages and unsure
+lists, for their main text) to density extraction (articles after template denoising when
+a sibling is known) and lists to record mining.
 
 The Scrapy stages call `decide_type` and `extract` separately, with the shared
 template cache between them; the CLI and benchmarks call `process_document`.
@@ -16,6 +16,7 @@ import lxml.html
 from pipelines.article import extract_article
 from pipelines.document import Document
 from pipelines.pagetype import SiteRule, classify_page
+from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.records import mine_records
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES, ArticleData, ListData, PageTypeDecision
 from pipelines.template_diff import denoise_with_sibling
@@ -40,14 +41,22 @@ def decide_type(doc: Document, forced_type: str | None = None,
     return PageTypeDecision(forced_type, 1.0, "forced")
 
 
+def keeps_body(decision: PageTypeDecision, params: PageTypeParams = PAGE_TYPE) -> bool:
+    """Whether the page's main text is extracted: every type but list, and a list the
+    classifier was unsure of. An article stored without its body is lost to the reader, so
+    'other' (where an unsure page goes, see classify_page) and an unsure list keep their
+    text beside their type (a list its records too)."""
+    return decision.page_type != "list" or (
+        decision.decided_by == "classifier" and decision.confidence < params.sure_list_confidence)
+
+
 def extract(doc: Document, decision: PageTypeDecision,
             exclude: Collection[lxml.html.HtmlElement] = ()) -> PageResult:
-    """Lists to record mining, every other type to density extraction. 'other' pages too:
-    'other' is where an unsure page goes (see classify_page), and an article stored there
-    without its body is lost to the reader; the page keeps its type, its text is kept."""
-    if decision.page_type == "list":
-        return PageResult(decision, listing=mine_records(doc))
-    return PageResult(decision, article=extract_article(doc, exclude))
+    """Lists to record mining, every page that keeps its body (keeps_body) to density
+    extraction."""
+    listing = mine_records(doc) if decision.page_type == "list" else None
+    article = extract_article(doc, exclude) if keeps_body(decision) else None
+    return PageResult(decision, article=article, listing=listing)
 
 
 def process_document(doc: Document, sibling: Document | None = None,

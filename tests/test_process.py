@@ -26,11 +26,25 @@ def test_an_unsure_page_stored_as_other_keeps_its_main_text() -> None:
     assert "Older post" not in result.article.content_text
 
 
-def test_a_list_page_goes_to_record_mining_only() -> None:
+def test_a_sure_list_page_goes_to_record_mining_only() -> None:
+    """A list the classifier is sure of, or a rule decided, is not extracted as an article."""
     rows = "".join(f"<li><a href='/p/{i}'>Harbour notes, part {i}</a> <span>2024-05-0{i}</span>"
                    "</li>" for i in range(1, 9))
     doc = load_document(f"<html><body><ul class='posts'>{rows}</ul></body></html>".encode(),
                         url="https://blog.example.org/archive")
-    result = extract(doc, PageTypeDecision("list", 0.9, "classifier"))
-    assert result.article is None and result.listing is not None
-    assert len(result.listing.records) == 8
+    for decision in (PageTypeDecision("list", 0.9, "classifier"),
+                     PageTypeDecision("list", 1.0, "url:archive")):
+        result = extract(doc, decision)
+        assert result.article is None and result.listing is not None
+        assert len(result.listing.records) == 8
+
+
+def test_an_unsure_list_keeps_its_main_text_beside_its_records() -> None:
+    """An article the classifier read as a list, unsure (below sure_list_confidence), keeps
+    its body; the page stays a list, its links are still followed."""
+    doc = load_document(POST.encode(), url="https://blog.example.org/harbour")
+    result = extract(doc, PageTypeDecision("list", 0.62, "classifier",
+                                           [("list", 0.62), ("blog", 0.3)]))
+    assert result.decision.page_type == "list" and result.listing is not None
+    assert result.article is not None
+    assert result.article.content_text.count("The ferries were late again") == 4

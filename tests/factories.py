@@ -22,12 +22,15 @@ def article_page(url: str, body: str = "正文第一段。\n\n正文第二段。
     return stored_page(_facts(url), result)
 
 
-def list_page(url: str, record_urls: tuple[str, ...]) -> dict[str, Any]:
+def list_page(url: str, record_urls: tuple[str, ...], body: str | None = None) -> dict[str, Any]:
+    """A list page; with a `body`, one the classifier was unsure of, which keeps its text."""
     listing = ListData(records=[RecordData(title=f"记录 {i}", url=u, date_raw="2026-11-20")
                                 for i, u in enumerate(record_urls)],
                        next_page=url + "?page=2")
-    result = PageResult(PageTypeDecision("list", 0.88, "rule:url-list"), listing=listing)
-    return stored_page(_facts(url), result)
+    decision = (PageTypeDecision("list", 0.6, "classifier") if body is not None
+                else PageTypeDecision("list", 0.88, "rule:url-list"))
+    article = ArticleData(title="栏目", content_text=body) if body is not None else None
+    return stored_page(_facts(url), PageResult(decision, article=article, listing=listing))
 
 
 def _facts(url: str) -> FetchFacts:

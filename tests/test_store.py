@@ -112,6 +112,23 @@ def test_a_mixed_batch_keeps_each_page_its_own_children(store_url: str) -> None:
     assert _count(sessions, Comment) == 7 and _count(sessions, ListRecord) == 2
 
 
+def test_an_unsure_list_keeps_its_records_and_its_text(pg_url: str) -> None:
+    """A list the classifier was unsure of is stored with both: records and an article row
+    (an article misread as a list keeps its body); a new fetch replaces both."""
+    sessions = session_factory(pg_url)
+    url = "https://a.cn/maybe-list.html"
+    with sessions.begin() as session:
+        save_pages(session, [list_page(url, ("https://a.cn/1.html",), body="正文。")])
+    with sessions.begin() as session:
+        save_pages(session, [list_page(url, ("https://a.cn/2.html", "https://a.cn/3.html"),
+                                       body="改写后的正文。")])
+    with sessions() as session:
+        page = session.scalars(select(Page).where(Page.url == url)).one()
+        assert page.page_type == "list" and page.article.body_text == "改写后的正文。"
+        assert [r.url for r in page.records] == ["https://a.cn/2.html", "https://a.cn/3.html"]
+    assert _count(sessions, Article) == 1
+
+
 def test_stored_page_types_tells_lists_from_details(pg_url: str) -> None:
     sessions = session_factory(pg_url)
     with sessions.begin() as session:

@@ -261,7 +261,8 @@ def _longest_run(scan: PageScan) -> int:
 
     Articles have one long stretch (the body); lists are cut into short pieces by
     their links. Link pieces are found in the serialised text in document order: each is
-    a text node of the body, so it is found, at its own place or before it.
+    a text node of the body, so it is found, at its own place or before it (one that is
+    not, which no evaluation page has, is skipped rather than read as a gap).
     """
     text, pos = scan.full_text, 0
     find = text.find
@@ -272,6 +273,8 @@ def _longest_run(scan: PageScan) -> int:
     gaps = [(-1, -1)] * RUN_CANDIDATES
     for piece in scan.link_bytes:
         start = find(piece, pos)
+        if start < 0:  # not expected (every piece is a body text node): never move back
+            continue
         if start - pos >= gaps[0][0]:
             heapq.heapreplace(gaps, (start - pos, pos))
         pos = start + len(piece)

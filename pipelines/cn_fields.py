@@ -15,7 +15,7 @@ from typing import Any
 from lxml import etree
 from lxml.html import HtmlElement
 
-from pipelines.hanzi import either, simplified
+from pipelines.hanzi import both, either, simplified
 from pipelines.page_text import text_of
 
 # A field's value ends at a space, a separator, a bracket ("（责任编辑：系统管理员）") or the
@@ -38,7 +38,7 @@ _SPACED_BYLINE = re.compile(r"(?:^|[\s【\[（(])[^\s【\[（(]{0,12}?(" + eithe
                             + r")[ \u3000]+"
                             r"([\u4e00-\u9fff·]{2,6}(?:[ \u3000、，,]+[\u4e00-\u9fff·]{2,6}){0,3})"
                             r"\s*(?:$|[】\]）)])")
-_SPACED_LABELS = ("记者", "記者", "作者")
+_SPACED_LABELS = both(("记者", "作者"))
 _NAME_SEPARATORS = re.compile(r"[ \u3000、，,]+")
 # What follows the names on such a line and is none ("新华社记者 李四 王五 报道").
 _AFTER_NAMES = frozenset({"报道", "报道称", "报导", "综合报道", "编译", "整理", "摄影", "通讯员",

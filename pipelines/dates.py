@@ -14,6 +14,7 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
+from pipelines.hanzi import either, simplified
 from pipelines.page_text import by_first_letter
 
 _MONTHS = {
@@ -49,7 +50,8 @@ _MONTH_WORD = "(?=[{}])(?:{})".format(
     by_first_letter(sorted(_MONTHS, key=len, reverse=True)))
 # A time, "下午 3:20" (Taiwan, Hong Kong: afternoon) and "10時30分" (Japanese) included.
 _TIME = (r"(?:[T\s]*(?:(?P<cn_ap>上午|下午|晚上|中午|凌晨)\s*)?"
-         r"(?P<H>\d{1,2})(?:[:：时時]|點|点)(?P<M>\d{1,2})(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?")
+         r"(?P<H>\d{1,2})(?:[:：]|" + either("时|点") + r")(?P<M>\d{1,2})"
+         r"(?:[:：分](?P<S>\d{1,2})(?:\.\d+)?秒?)?)?")
 _ZONE = r"\s*(?P<Z>Z|[+-]\d{2}:?\d{2}|UTC|GMT)?"
 # Its separators pair up, 年 with 月 and a dash, slash or dot with itself (checked in
 # _absolute): "2019年1-7月" is January to July, no date.
@@ -116,25 +118,25 @@ _RFC_DAYS = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun"})
 _CLOCK = re.compile(r"\s*(?P<H>[01]?\d|2[0-3])[:：](?P<M>[0-5]\d)\s*")
 # Simplified and traditional Chinese ("3小時前"), Japanese ("5分前", "2時間前") and English.
 _RELATIVE = re.compile(
-    r"(?P<n>\d+|半|一|两|兩|几|幾)\s*(?P<unit>秒|分钟|分鐘|分|小时|小時|个小时|個小時|時間|天|周|週|"
-    r"星期|个月|個月|"
+    r"(?P<n>\d+|" + either("半|一|两|几") + r")\s*(?P<unit>"
+    + either("秒|分钟|分|小时|个小时|时间|天|周|星期|个月") + "|"
     r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?)\s*(?:前|ago)",
     re.I,
 )
 _DAY_WORD = re.compile(
-    r"(?P<w>刚刚|剛剛|今天|今日|昨天|昨日|前天|just now|today|yesterday)" + _TIME, re.I)
+    r"(?P<w>" + either("刚刚|今天|昨天|前天") + "|今日|昨日|just now|today|yesterday)" + _TIME,
+    re.I)
 # What every English relative form holds (every Chinese and Japanese one holds 前, 天, 刚,
 # 剛, 今日 or 昨日: see _may_be_relative).
 _RELATIVE_WORDS = ("ago", "today", "yesterday", "just now")
 _UNIT_SECONDS = {
-    "秒": 1, "second": 1, "sec": 1, "分钟": 60, "分鐘": 60, "分": 60, "minute": 60, "min": 60,
-    "小时": 3600, "小時": 3600, "个小时": 3600, "個小時": 3600, "時間": 3600, "hour": 3600,
-    "hr": 3600, "天": 86400, "day": 86400, "周": 604800, "週": 604800, "星期": 604800,
-    "week": 604800, "个月": 2592000, "個月": 2592000,
-}
-_DAY_OFFSET = {"刚刚": 0, "剛剛": 0, "just now": 0, "今天": 0, "今日": 0, "today": 0, "昨天": 1,
-               "昨日": 1, "yesterday": 1, "前天": 2}
-_COUNT_WORDS = {"半": 0.5, "一": 1, "两": 2, "兩": 2, "几": 3, "幾": 3}
+    "秒": 1, "second": 1, "sec": 1, "分钟": 60, "分": 60, "minute": 60, "min": 60,
+    "小时": 3600, "个小时": 3600, "时间": 3600, "hour": 3600, "hr": 3600, "天": 86400,
+    "day": 86400, "周": 604800, "星期": 604800, "week": 604800, "个月": 2592000,
+}  # by the simplified form of what _RELATIVE matched
+_DAY_OFFSET = {"刚刚": 0, "just now": 0, "今天": 0, "今日": 0, "today": 0, "昨天": 1, "昨日": 1,
+               "yesterday": 1, "前天": 2}  # simplified keys, as _UNIT_SECONDS
+_COUNT_WORDS = {"半": 0.5, "一": 1, "两": 2, "几": 3}
 _AFTERNOON = ("下午", "晚上")
 
 
@@ -199,14 +201,16 @@ def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
         return None
     match = _RELATIVE.search(text)
     if match:
-        count = _COUNT_WORDS.get(match["n"]) or float(match["n"])
-        unit = match["unit"].lower().rstrip("s") if match["unit"].isascii() else match["unit"]
+        count = _COUNT_WORDS.get(simplified(match["n"])) or float(match["n"])
+        unit = (match["unit"].lower().rstrip("s") if match["unit"].isascii()
+                else simplified(match["unit"]))
         return now - timedelta(seconds=count * _UNIT_SECONDS[unit]), match.group(0)
     match = _DAY_WORD.search(text)
     if match:
-        base = now - timedelta(days=_DAY_OFFSET[match["w"].lower()])
+        word = simplified(match["w"]).lower()
+        base = now - timedelta(days=_DAY_OFFSET[word])
         if match["H"] is None:
-            return (base if match["w"] in ("刚刚", "剛剛", "just now") else base.replace(
+            return (base if word in ("刚刚", "just now") else base.replace(
                 hour=0, minute=0, second=0, microsecond=0)), match.group(0)
         built = _build(base.year, base.month, base.day, match.groupdict())
         if built:

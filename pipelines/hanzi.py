@@ -19,7 +19,7 @@ _PAIRS = ("记記 来來 编編 辑輯 责責 发發 时時 间間 对對 摄攝
           "审審 现現 当當 条條 阅閱 览覽 评評 论論 参參 与與 员員 网網 读讀 "
           "热熱 门門 复覆復 楼樓 积積 题題 华華 币幣 册冊 录錄 后後 该該 达達 "
           "电電 举舉 说說 暂暫 还還 关關 闭閉 报報 闻聞 频頻 订訂 于於 注註 浏瀏 "
-          "无無 没沒")
+          "无無 没沒 钟鐘 个個 周週 两兩 几幾 刚剛 点點")
 _TRADITIONAL = {pair[0]: pair[1:] for pair in _PAIRS.split(" ")}
 _SIMPLIFIED = str.maketrans({t: s for s, ts in _TRADITIONAL.items() for t in ts})
 

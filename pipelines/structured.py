@@ -24,7 +24,14 @@ _META_AUTHOR = ("author", "article:author", "og:article:author", "byl", "dc.crea
 _META_DATE = ("article:published_time", "og:published_time", "og:article:published_time",
               "datepublished", "pubdate", "publishdate", "publish-date", "publish_date",
               "sailthru.date", "parsely-pub-date", "dc.date.issued", "article.published",
-              "published_time", "release_date", "citation_date")
+              "published_time", "release_date", "citation_date",
+              # names Chinese portals and their publishing systems use (GNE's list of
+              # publication metas): Tencent's apub:time, pubtime, og:time …
+              "article:publish_time", "og:pubdate", "og:release_date", "og:time", "apub:time",
+              "pubtime", "_pubtime", "originalpublicationdate", "article_date_original",
+              "publication_date", "date_published", "published_at", "published-date",
+              "rnews:datepublished", "bt:pubdate", "weibo: article:create_at",
+              "shareaholic:article_published_time", "cxenseparse:recs:publishtime")
 # Dates that do not say they are the publication's (a page's "date" is often its build
 # time): the page's own itemprop=datePublished, and a date the page marks, beat them.
 _META_OTHER_DATE = ("dc.date", "date", "article:modified_time", "og:updated_time", "lastmod")

@@ -668,3 +668,16 @@ def test_clean_name_keeps_names_that_start_like_a_prefix() -> None:
     assert clean_name("S.W.", clock) == "S.W."
     assert clean_name("@ckdozi", clock) is None
     assert clean_name("@ckdozi", clock, handles=True) == "@ckdozi"
+
+
+def test_publication_metas_of_chinese_portals_beat_a_bare_clock_time() -> None:
+    """Tencent's pages declare the day only in apub:time and show just "19:02" under the
+    headline; the shown clock time must not become today's date."""
+    page = """<html lang="zh-CN"><head><meta name="{name}" content="2019-9-7 21:30:50">
+    </head><body><h1>儿歌被改编 原作者女儿回应</h1><div class="info"><span>19:02</span></div>
+    <p>正文第一段，讲述了事情的经过。</p></body></html>"""
+    for name in ("apub:time", "pubtime", "OriginalPublicationDate"):
+        meta = _meta(page.format(name=name))
+        assert meta.published_at.date().isoformat() == "2019-09-07", name
+        assert meta.published_raw == "2019-9-7 21:30:50"
+    assert _meta(page.format(name="apub:other")).published_at.date() == NOW.date()

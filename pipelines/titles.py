@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from itertools import islice
+from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 from lxml import etree
@@ -183,9 +184,10 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     continues it); an <h2> equal to a headline, else an <h1> equal to a title part (the
     longest); a headline inside a longer <h1> (kicker or date in the <h1>); an <h1> inside a
     headline, shortened from it or sharing most of its words; an <h2> equal to a part of a
-    headline; the page's only <h1> (repeated ones are widgets'); with nothing declared, the
-    heading at the article text; the declared or <title> headline. An <h1> that is the
-    site's banner ("Section - Site", ending the <title>) is no candidate.
+    headline; the page's only <h1> (repeated ones are widgets'; not beside a logo <h1>,
+    whose page has set its headline elsewhere); with nothing declared, the heading at the
+    article text; the declared or <title> headline. An <h1> that is the site's banner
+    ("Section - Site", ending the <title>) or its logo (a link home) is no candidate.
     """
     refs, parts = _references(found, url)
     refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
@@ -194,8 +196,9 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     h1_elements = [(t, h) for h in tree.iter("h1") if (t := _without_kicker(h, kickers))
                    and not is_site_name(t, found.site_name, url)]
     banner = next((t for t, _ in h1_elements if _is_banner(t, found, url)), None)
+    logos = [t for t, h in h1_elements if _links_home(h, t, url)]
+    h1_elements = [(t, h) for t, h in h1_elements if t != banner and t not in logos]
     if banner:  # the <title> is "Headline - <the banner>": its headline is the rest
-        h1_elements = [(t, h) for t, h in h1_elements if t != banner]
         tag = whole[-1]
         refs = [_cut_site(tag, banner)] + [
             r for r in refs if r != strip_site_name(tag, found.site_name, url)]
@@ -221,7 +224,7 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     if len(refs) == 2 and fold(refs[0]) != fold(refs[1]) and is_inside(refs[0], refs[1]):
         return refs[1]  # a declared headline cut short (at a quote mark) inside the <title>
     single = [h1 for h1 in h1s if h1s.count(h1) == 1]  # a repeated <h1> is a widget's
-    if len(single) == 1 and len(single[0].split()) >= MIN_LONE_H1_WORDS:
+    if len(single) == 1 and not logos and len(single[0].split()) >= MIN_LONE_H1_WORDS:
         return single[0]  # the page's one headline, unconfirmed: site titles are often generic
     shown = None if found.title or not markup else _heading_at_text(markup, text)
     return shown or (refs and _named_part(markup, refs[0])) or (
@@ -317,6 +320,20 @@ def _is_banner(h1: str, found: Declared, url: str | None) -> bool:
     tag = fold(clean(found.page_title) or "")
     return (len(parts) > 1 and is_site_name(parts[-1], found.site_name, url, loose=True)
             and tag.endswith(fold(h1)) and len(tag) > len(fold(h1)))
+
+
+def _links_home(h1: lxml.html.HtmlElement, text: str, url: str | None) -> bool:
+    """An <h1> that is the site's logo: all its text one link to the site's front page
+    (<h1><a class="navbar-brand" href="/">Site – slogan</a></h1>), whatever the text says,
+    so the site name check cannot know it."""
+    link = next((a for a in h1.iter("a") if clean(text_of(a)) == text), None)
+    if link is None:
+        return False
+    target = urlsplit(urljoin(url or "", link.get("href") or "#"))
+    page = target.path.rsplit("/", 1)[-1].split(".")[0]
+    return ((not url or target.netloc == urlsplit(url).netloc) and not target.query
+            and not target.fragment and target.path.count("/") <= 1
+            and page in ("", "index", "default"))
 
 
 def _without_kicker(h1: lxml.html.HtmlElement, kickers: set[str]) -> str | None:

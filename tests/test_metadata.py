@@ -681,3 +681,19 @@ def test_publication_metas_of_chinese_portals_beat_a_bare_clock_time() -> None:
         assert meta.published_at.date().isoformat() == "2019-09-07", name
         assert meta.published_raw == "2019-9-7 21:30:50"
     assert _meta(page.format(name="apub:other")).published_at.date() == NOW.date()
+
+
+def test_an_h1_linking_home_is_the_logo_not_the_headline() -> None:
+    """The logo <h1> holds a slogan, not the site's name, so only its link tells; a lone
+    widget <h1> beside it is no headline either."""
+    page = """<html><head><title>明日股市预测--联合国贸发报告：全球经济增长率降至2.3%</title></head>
+    <body><h1><a class="navbar-brand" href="{href}"><img alt="logo">今日股市行情_明日大盘 -
+    权威股市行情资讯网站</a></h1><div class="art">
+    <p>联合国贸发会议发布报告，预计全球经济增长率降至2.3%。</p></div>{widget}</body></html>"""
+    for href in ("/", "http://www.example.cn", "/index.html"):
+        title = _meta(page.format(href=href, widget=""), "http://www.example.cn/a/1.html").title
+        assert title == "联合国贸发报告：全球经济增长率降至2.3%", href
+    widget = "<h1>More On This Site!</h1>"
+    assert "贸发报告" in _meta(page.format(href="/", widget=widget)).title
+    deep = _meta(page.format(href="/news/list.html", widget=""), "http://www.example.cn/a/1.html")
+    assert deep.title.startswith("今日股市行情")  # a link elsewhere: the <h1> stays a candidate

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import cache, lru_cache
 from itertools import islice
 from urllib.parse import urljoin, urlsplit
@@ -69,8 +70,8 @@ def _cut_site(title: str, site_name: str | None) -> str:
         return title
     end = lower.rstrip()
     separator = end.endswith(site) and _SEPARATOR_AT_END.search(title, 0, len(end) - len(site))
-    if separator:
-        return title[: separator.start()].strip()
+    if separator:  # "» Headline :Site" (a blank section name before the »)
+        return title[: separator.start()].strip().lstrip("»› ")
     start = len(lower) - len(lower.lstrip())
     separator = lower.startswith(site, start) and _SEPARATOR_AT_START.match(
         title, start + len(site))
@@ -187,8 +188,10 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     headline; the page's only <h1> (repeated ones are widgets'; not beside a logo <h1>,
     whose page has set its headline elsewhere); with nothing declared, the heading at the
     article text; the declared or <title> headline. An <h1> that is the site's banner
-    ("Section - Site", ending the <title>) or its logo (a link home) is no candidate.
+    ("Section - Site", ending the <title>) or its logo (a link home) is no candidate; the
+    logo's text is the site's name when none is declared.
     """
+    found = _named_by_logo(tree, found, url)
     refs, parts = _references(found, url)
     refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
     whole = [clean(t) for t in (found.title, found.page_title) if clean(t)]
@@ -322,14 +325,26 @@ def _is_banner(h1: str, found: Declared, url: str | None) -> bool:
             and tag.endswith(fold(h1)) and len(tag) > len(fold(h1)))
 
 
+def _named_by_logo(tree: lxml.html.HtmlElement, found: Declared, url: str | None) -> Declared:
+    """`found` with the logo <h1>'s text as the site's name, when none is declared and the
+    titles hold it ("Web Ink Now: Outlaw the phrase…" under <h1><a href="/">Web Ink Now)."""
+    if found.site_name:
+        return found
+    logo = next((t for h in tree.iter("h1") if _links_home(h, t := clean(text_of(h)), url)),
+                None)
+    titles = fold(f"{found.title} {found.page_title}")
+    return replace(found, site_name=logo) if logo and fold(logo) in titles else found
+
+
 def _links_home(h1: lxml.html.HtmlElement, text: str, url: str | None) -> bool:
     """An <h1> that is the site's logo: all its text one link to the site's front page
     (<h1><a class="navbar-brand" href="/">Site – slogan</a></h1>), whatever the text says,
     so the site name check cannot know it."""
     link = next((a for a in h1.iter("a") if clean(text_of(a)) == text), None)
-    if link is None:
+    href = "" if link is None else (link.get("href") or "").strip()
+    if not href or href.startswith("#"):  # no link, or one to this page itself
         return False
-    target = urlsplit(urljoin(url or "", link.get("href") or "#"))
+    target = urlsplit(urljoin(url or "", href))
     page = target.path.rsplit("/", 1)[-1].split(".")[0]
     return ((not url or target.netloc == urlsplit(url).netloc) and not target.query
             and not target.fragment and target.path.count("/") <= 1

@@ -697,3 +697,13 @@ def test_an_h1_linking_home_is_the_logo_not_the_headline() -> None:
     assert "贸发报告" in _meta(page.format(href="/", widget=widget)).title
     deep = _meta(page.format(href="/news/list.html", widget=""), "http://www.example.cn/a/1.html")
     assert deep.title.startswith("今日股市行情")  # a link elsewhere: the <h1> stays a candidate
+
+
+def test_the_logo_names_the_site_in_the_title_and_an_empty_link_is_no_logo() -> None:
+    page = """<html><head><title>Web Ink Now: Outlaw the phrase at work</title></head><body>
+    <h1><a href="{href}">Web Ink Now</a></h1><h2>Outlaw the phrase at work</h2>
+    <p>Some text of the post that runs on for a while.</p></body></html>"""
+    assert _meta(page.format(href="/")).title == "Outlaw the phrase at work"
+    headline = """<html><head><title>Chipset vulnerable to attack | Electronista</title></head>
+    <body><h1><a href="">Chipset vulnerable to attack</a></h1><p>Text.</p></body></html>"""
+    assert _meta(headline).title == "Chipset vulnerable to attack"

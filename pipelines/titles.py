@@ -332,7 +332,7 @@ def _named_by_logo(tree: lxml.html.HtmlElement, found: Declared, url: str | None
         return found
     logo = next((t for h in tree.iter("h1") if _links_home(h, t := clean(text_of(h)), url)),
                 None)
-    titles = fold(f"{found.title} {found.page_title}")
+    titles = fold(" ".join(t for t in (found.title, found.page_title) if t))
     return replace(found, site_name=logo) if logo and fold(logo) in titles else found
 
 

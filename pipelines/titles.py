@@ -191,16 +191,19 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     ("Section - Site", ending the <title>) or its logo (a link home) is no candidate; the
     logo's text is the site's name when none is declared.
     """
-    found = _named_by_logo(tree, found, url)
+    headings = list(tree.iter("h1"))  # one walk of the tree for both uses
+    logos = [h for h in headings if _links_home(h, url)]
+    found = _named_by_logo(logos, found)
     refs, parts = _references(found, url)
     refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
     whole = [clean(t) for t in (found.title, found.page_title) if clean(t)]
     kickers = {fold(p) for p in parts} - {fold(t) for t in refs + whole}
-    h1_elements = [(t, h) for h in tree.iter("h1") if (t := _without_kicker(h, kickers))
+    h1_elements = [(t, h) for h in headings if (t := _without_kicker(h, kickers))
                    and not is_site_name(t, found.site_name, url)]
     banner = next((t for t, _ in h1_elements if _is_banner(t, found, url)), None)
-    logos = [t for t, h in h1_elements if _links_home(h, t, url)]
-    h1_elements = [(t, h) for t, h in h1_elements if t != banner and t not in logos]
+    # a logo that only names the site leaves a lone <h1> beside it the page's headline
+    beside_logo = any(h in logos for _, h in h1_elements)
+    h1_elements = [(t, h) for t, h in h1_elements if t != banner and h not in logos]
     if banner:  # the <title> is "Headline - <the banner>": its headline is the rest
         tag = whole[-1]
         refs = [_cut_site(tag, banner)] + [
@@ -227,7 +230,7 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     if len(refs) == 2 and fold(refs[0]) != fold(refs[1]) and is_inside(refs[0], refs[1]):
         return refs[1]  # a declared headline cut short (at a quote mark) inside the <title>
     single = [h1 for h1 in h1s if h1s.count(h1) == 1]  # a repeated <h1> is a widget's
-    if len(single) == 1 and not logos and len(single[0].split()) >= MIN_LONE_H1_WORDS:
+    if len(single) == 1 and not beside_logo and len(single[0].split()) >= MIN_LONE_H1_WORDS:
         return single[0]  # the page's one headline, unconfirmed: site titles are often generic
     shown = None if found.title or not markup else _heading_at_text(markup, text)
     return shown or (refs and _named_part(markup, refs[0])) or (
@@ -325,22 +328,22 @@ def _is_banner(h1: str, found: Declared, url: str | None) -> bool:
             and tag.endswith(fold(h1)) and len(tag) > len(fold(h1)))
 
 
-def _named_by_logo(tree: lxml.html.HtmlElement, found: Declared, url: str | None) -> Declared:
+def _named_by_logo(logos: list[lxml.html.HtmlElement], found: Declared) -> Declared:
     """`found` with the logo <h1>'s text as the site's name, when none is declared and the
     titles hold it ("Web Ink Now: Outlaw the phrase…" under <h1><a href="/">Web Ink Now)."""
-    if found.site_name:
+    if found.site_name or not logos:
         return found
-    logo = next((t for h in tree.iter("h1") if _links_home(h, t := clean(text_of(h)), url)),
-                None)
+    logo = clean(text_of(logos[0]))
     titles = fold(" ".join(t for t in (found.title, found.page_title) if t))
     return replace(found, site_name=logo) if logo and fold(logo) in titles else found
 
 
-def _links_home(h1: lxml.html.HtmlElement, text: str, url: str | None) -> bool:
+def _links_home(h1: lxml.html.HtmlElement, url: str | None) -> bool:
     """An <h1> that is the site's logo: all its text one link to the site's front page
     (<h1><a class="navbar-brand" href="/">Site – slogan</a></h1>), whatever the text says,
     so the site name check cannot know it."""
-    link = next((a for a in h1.iter("a") if clean(text_of(a)) == text), None)
+    text = clean(text_of(h1))
+    link = next((a for a in h1.iter("a") if clean(text_of(a)) == text), None) if text else None
     href = "" if link is None else (link.get("href") or "").strip()
     if not href or href.startswith("#"):  # no link, or one to this page itself
         return False

@@ -86,8 +86,8 @@ def orphan_directories(root: Path, exclude: Path | None = None) -> Iterator[Path
     """Journal directories whose owner process is gone (their lock can be taken)."""
     if not root.is_dir():
         return
-    for directory in sorted(p for p in root.iterdir() if p.is_dir() and p != exclude):
-        if not (directory / _LOCK_NAME).is_file():
+    for directory in sorted(p for p in root.iterdir() if p != exclude):
+        if not is_journal_directory(directory):
             continue  # not a journal (e.g. the quarantine folder, or someone else's files)
         with open(directory / _LOCK_NAME, "a") as lock:
             try:
@@ -95,6 +95,11 @@ def orphan_directories(root: Path, exclude: Path | None = None) -> Iterator[Path
             except BlockingIOError:
                 continue  # a live process owns it
             yield directory
+
+
+def is_journal_directory(path: Path) -> bool:
+    """A process's journal folder (it holds the owner's lock file)."""
+    return path.is_dir() and (path / _LOCK_NAME).is_file()
 
 
 def read_segment(path: Path) -> Iterator[dict[str, Any]]:

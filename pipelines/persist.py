@@ -7,22 +7,62 @@ so a spilled journal is written exactly as the live crawl would have written it.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import logging
+import re
+import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from models.db import PROJECT_ROOT, session_factory
+from models.db import PROJECT_ROOT, database_url, session_factory
 from models.store import save_pages
-from pipelines.journal import Journal, read_segment
+from pipelines.journal import Journal, is_journal_directory, read_segment
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_JOURNAL_ROOT = PROJECT_ROOT / "var" / "journal"
+STORE_FILE = "STORE"  # names the database a store folder's journals belong to
+_DEFAULT_PORTS = {"postgresql": 5432, "mysql": 3306, "mariadb": 3306}
+
+
+def store_identity(url: str) -> str:
+    """The database a URL points at, however it is spelled: driver, user and password do
+    not change which database receives the items; a SQLite file is its absolute path."""
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        path = parsed.database or ":memory:"
+        return f"sqlite:{path if path == ':memory:' else Path(path).resolve()}"
+    host = (parsed.host or "localhost").lower()
+    port = parsed.port or _DEFAULT_PORTS.get(backend, 0)
+    return f"{backend}://{host}:{port}/{parsed.database or ''}"
+
+
+def store_journal_root(base: Path, url: str) -> Path:
+    """The folder under `base` that holds the journals of one database only, so an item is
+    only ever replayed into the store it was meant for. Its STORE file names the database."""
+    identity = store_identity(url)
+    slug = re.sub(r"[^A-Za-z0-9.]+", "-", identity).strip("-")[-60:]
+    root = Path(base) / f"{slug}-{hashlib.sha256(identity.encode()).hexdigest()[:10]}"
+    root.mkdir(parents=True, exist_ok=True)
+    marker = root / STORE_FILE
+    if not marker.exists():
+        marker.write_text(identity + "\n", encoding="utf-8")
+    return root
+
+
+def unassigned_journals(base: Path) -> list[Path]:
+    """Journal directories directly under `base`, outside any store folder (written before
+    journals were kept per database): their database is unknown, so none is replayed."""
+    if not Path(base).is_dir():
+        return []
+    return sorted(path for path in Path(base).iterdir() if is_journal_directory(path))
 
 
 class SegmentWriteError(Exception):
@@ -74,16 +114,42 @@ def quarantine(segment: Path) -> Path:
     return target
 
 
+def warn_unassigned(base: Path, url: str) -> None:
+    """Say once where journals of an unknown database lie and how to write them."""
+    unassigned = unassigned_journals(base)
+    if unassigned:
+        logger.warning("%d journal folders in %s belong to no database (they predate journals "
+                       "kept per database) and are not replayed; if they belong to this one, "
+                       "move them into %s and run `python -m pipelines replay-spill`",
+                       len(unassigned), base, store_journal_root(base, url))
+
+
 def replay_main(argv: list[str]) -> int:
-    """Write every journal left by crawls that could not reach the database."""
-    parser = argparse.ArgumentParser(prog="python -m pipelines replay-spill")
+    """Write the journals that crawls into this database could not write themselves."""
+    parser = argparse.ArgumentParser(
+        prog="python -m pipelines replay-spill",
+        description="Write the items that crawls into this database journalled but could not "
+                    "store (only this database's journals: each database has its own folder).")
     parser.add_argument("root", nargs="?", type=Path, default=DEFAULT_JOURNAL_ROOT,
-                        help="journal root directory (default: var/journal)")
-    parser.add_argument("--database-url", default=None, help="default: $DATABASE_URL or SQLite")
+                        help="the journal directory the crawls used (JOURNAL_DIR; default: "
+                             "var/journal)")
+    parser.add_argument("--database-url", default=None,
+                        help="the database to write into (default: $DATABASE_URL, else the "
+                             "embedded SQLite file)")
     args = parser.parse_args(argv)
-    journal = Journal(args.root)
+    url = database_url(args.database_url)
+    marker = args.root / STORE_FILE
+    if marker.is_file():  # pointed at one database's folder: it must be this database's
+        if marker.read_text(encoding="utf-8").strip() != store_identity(url):
+            print(f"error: {args.root} holds the journals of "
+                  f"{marker.read_text(encoding='utf-8').strip()}, not of {store_identity(url)};"
+                  f" pass that database as --database-url", file=sys.stderr)
+            return 2
+        args.root = args.root.parent
+    warn_unassigned(args.root, url)
+    journal = Journal(store_journal_root(args.root, url))
     adopted = journal.adopt_orphans()
-    statuses = Counter(w.status for w in write_segments(session_factory(args.database_url),
+    statuses = Counter(w.status for w in write_segments(session_factory(url),
                                                         journal.seal()))
     journal.close()
     print(f"replayed {adopted} items: {statuses['new']} new, {statuses['updated']} updated, "

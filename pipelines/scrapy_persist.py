@@ -17,13 +17,15 @@ from twisted.internet.defer import Deferred, succeed
 from twisted.python.failure import Failure
 
 from crawler.items import CrawledPage
-from models.db import session_factory
+from models.db import database_url, session_factory
 from pipelines.journal import Journal
 from pipelines.persist import (
     DEFAULT_JOURNAL_ROOT,
     SegmentWriteError,
     Written,
     quarantine,
+    store_journal_root,
+    warn_unassigned,
     write_segments,
 )
 from pipelines.stored import FetchFacts, stored_line
@@ -39,8 +41,10 @@ class PersistStage:
         settings = crawler.settings
         self.crawler = crawler
         self.stats = crawler.stats
-        self.sessions = session_factory(settings.get("DATABASE_URL"))
-        self.journal_root = Path(settings.get("JOURNAL_DIR") or DEFAULT_JOURNAL_ROOT)
+        self.database_url = database_url(settings.get("DATABASE_URL"))
+        self.sessions = session_factory(self.database_url)
+        self.journal_base = Path(settings.get("JOURNAL_DIR") or DEFAULT_JOURNAL_ROOT)
+        self.journal_root = store_journal_root(self.journal_base, self.database_url)
         self.batch_size = settings.getint("PERSIST_BATCH_SIZE", 50)
         self.flush_seconds = settings.getfloat("PERSIST_FLUSH_SECONDS", 2.0)
         self.retry_seconds = settings.getfloat("PERSIST_RETRY_SECONDS", 5.0)
@@ -57,6 +61,7 @@ class PersistStage:
         return stage
 
     def open_spider(self) -> None:
+        warn_unassigned(self.journal_base, self.database_url)
         self.journal = Journal(self.journal_root)
         adopted = self.journal.adopt_orphans()
         if adopted:

@@ -155,7 +155,7 @@ def test_a_killed_worker_loses_nothing_and_its_restart_finishes(
     assert {url.removeprefix(server.url) for url in pages} == allowed_paths(server)
     [run] = runs(pg_url)
     assert run.finished_at is not None  # the run's pending count drained to zero
-    assert not list(tmp_path.glob("*/*.jsonl"))
+    assert not list(tmp_path.glob("**/*.jsonl"))
 
 
 def test_scheduled_revisit_fetches_lists_and_only_new_details(

@@ -25,6 +25,8 @@ from crawler.logformatter import PageLogFormatter
 from crawler.meta_refresh import HEAD_BYTES, MetaRefreshMiddleware, may_refresh
 from crawler.spiders.site import SiteSpider
 from crawler.stats import StatsCollector
+from pipelines.journal import read_segment
+from pipelines.persist import store_journal_root
 from tests.crawling import ROOT, latest_run_stats, run_crawl, stored
 from tests.tcp_proxy import TcpProxy
 
@@ -41,7 +43,7 @@ def test_demo_crawl_stores_every_allowed_page_once(pg_url: str, tmp_path: Path) 
     assert paths == allowed
     assert "Forbidden by robots.txt" in done.stderr
     assert " ERROR: " not in done.stderr
-    assert not any(tmp_path.glob("*/*.jsonl")), "everything reached the database"
+    assert not any(tmp_path.glob("**/*.jsonl")), "everything reached the database"
     gbk = [p for p, r in truth.items() if r["encoding"] == "gbk" and r["type"] == "news"][0]
     page = pages[server.url + gbk]
     assert page.encoding == "gb18030"
@@ -129,7 +131,7 @@ def test_database_outage_mid_crawl_loses_and_duplicates_nothing(pg_url: str,
     assert "database unavailable" in done.stderr
     assert "database reachable again" in done.stderr
     assert len(stored(pg_url)) == _scraped(done.stderr) > 100
-    assert not any(tmp_path.glob("*/*.jsonl"))
+    assert not any(tmp_path.glob("**/*.jsonl"))
 
 
 def test_items_kept_through_an_outage_that_outlasts_the_crawl_are_replayed(
@@ -149,6 +151,24 @@ def test_items_kept_through_an_outage_that_outlasts_the_crawl_are_replayed(
     proxy.stop()
     assert f"adopted {journalled} journalled items" in again.stderr, again.stderr[-3000:]
     assert len(stored(pg_url)) == journalled
+
+
+def test_a_crawl_adopts_only_the_journals_of_its_own_database(pg_url: str,
+                                                               tmp_path: Path) -> None:
+    """A crawl into an unreachable database leaves its items journalled; a crawl into
+    another database sharing the journal directory must not adopt them."""
+    closed = TcpProxy(make_url(pg_url).port or 5432)  # a free port, never started
+    unreachable = make_url(pg_url).set(port=closed.port).render_as_string(hide_password=False)
+    with DemoServer() as server:
+        first = run_crawl(server.url + "/", unreachable, tmp_path, "-a", "max_pages=20",
+                          "-s", "PERSIST_RETRY_SECONDS=0.5")
+        assert "could not be written" in first.stderr, first.stderr[-3000:]
+        second = run_crawl(server.url + "/", pg_url, tmp_path, "-a", "max_pages=1")
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "adopted" not in second.stderr
+    assert list(stored(pg_url)) == [server.url + "/"]
+    left = store_journal_root(tmp_path, unreachable)
+    assert sum(1 for segment in left.glob("*/*.jsonl") for _ in read_segment(segment)) == 20
 
 
 def test_a_paused_crawl_resumes_from_its_jobdir(pg_url: str, tmp_path: Path) -> None:

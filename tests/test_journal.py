@@ -17,7 +17,12 @@ from sqlalchemy.engine import make_url
 from models import Page
 from models.db import get_engine, session_factory
 from pipelines.journal import Journal, read_segment
-from pipelines.persist import SegmentWriteError, write_segments
+from pipelines.persist import (
+    SegmentWriteError,
+    store_identity,
+    store_journal_root,
+    write_segments,
+)
 from pipelines.process import PageResult
 from pipelines.results import ArticleData, CommentData, ListData, PageTypeDecision, RecordData
 from pipelines.stored import FetchFacts, content_hash, stored_line, stored_page
@@ -90,13 +95,54 @@ def test_a_live_journal_is_never_adopted(tmp_path: Path) -> None:
     assert Journal(tmp_path).adopt_orphans() == 0
 
 
+def _replay(root: Path, url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pipelines", "replay-spill", str(root),
+                           "--database-url", url], cwd=ROOT, capture_output=True, text=True,
+                          check=False)
+
+
 def test_replay_command_writes_what_a_dead_crawl_left(pg_url: str, tmp_path: Path) -> None:
-    _killed_writer(tmp_path)
-    done = subprocess.run([sys.executable, "-m", "pipelines", "replay-spill", str(tmp_path),
-                           "--database-url", pg_url], cwd=ROOT, capture_output=True, text=True,
-                          check=True)
+    _killed_writer(store_journal_root(tmp_path, pg_url))
+    done = _replay(tmp_path, pg_url)
+    assert done.returncode == 0, done.stderr
     assert "replayed 4 items: 4 new" in done.stdout
     assert _pages(pg_url) == 4
+
+
+def test_a_database_has_one_journal_folder_however_its_url_is_spelled(tmp_path: Path) -> None:
+    spellings = ["postgresql+psycopg2://crawler:secret@DB.example.org/opinion",
+                 "postgresql://other@db.example.org:5432/opinion"]
+    assert len({store_journal_root(tmp_path, url) for url in spellings}) == 1
+    assert "secret" not in store_identity(spellings[0])
+    others = ["postgresql://db.example.org/other", "postgresql://db.example.org:5433/opinion",
+              f"sqlite:///{tmp_path / 'a.sqlite3'}", f"sqlite:///{tmp_path / 'b.sqlite3'}"]
+    roots = {store_journal_root(tmp_path, url) for url in spellings + others}
+    assert len(roots) == 5
+
+
+def test_items_journalled_for_one_database_never_reach_another(pg_url: str, tmp_path: Path) -> None:
+    """Two stores share a journal directory: each replay writes its own items only."""
+    sqlite_url = f"sqlite:///{tmp_path / 'other.sqlite3'}"
+    subprocess.run([sys.executable, "-m", "crawler", "migrate", "--database-url", sqlite_url],
+                   cwd=ROOT, check=True, capture_output=True)
+    _killed_writer(store_journal_root(tmp_path, sqlite_url))
+    into_pg = _replay(tmp_path, pg_url)
+    assert "replayed 0 items" in into_pg.stdout, into_pg.stderr
+    assert _pages(pg_url) == 0
+    into_sqlite = _replay(tmp_path, sqlite_url)
+    assert "replayed 4 items: 4 new" in into_sqlite.stdout, into_sqlite.stderr
+    assert _pages(sqlite_url) == 4
+    refused = _replay(store_journal_root(tmp_path, sqlite_url), pg_url)
+    assert refused.returncode == 2 and "pass that database as --database-url" in refused.stderr
+
+
+def test_journals_of_an_unknown_database_are_named_not_replayed(pg_url: str,
+                                                               tmp_path: Path) -> None:
+    _killed_writer(tmp_path)  # the flat layout of older versions: no store folder
+    done = _replay(tmp_path, pg_url)
+    assert "replayed 0 items" in done.stdout
+    assert "1 journal folders in" in done.stderr and "belong to no database" in done.stderr
+    assert _pages(pg_url) == 0
 
 
 def test_a_line_cut_short_by_a_crash_is_skipped(tmp_path: Path) -> None:

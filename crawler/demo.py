@@ -1,18 +1,21 @@
 """`python -m crawler demo` (`make demo`): crawl the project's own demo site, offline.
 
 Serves the generated site on 127.0.0.1, runs `scrapy crawl site` against it into the
-configured database (the embedded SQLite file by default), and prints what was
-stored next to the site's ground truth.
+demo's own SQLite file (emptied first, so runs never pile up or reach a real store;
+`--database-url` chooses another database, left as it is), and prints what was stored
+next to the site's ground truth, naming every page where the two differ.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 from sqlalchemy import func, select
 
@@ -20,7 +23,11 @@ from crawler.demosite import DemoServer
 from crawler.migrate import upgrade
 from models import Article, Comment, CrawlRun, ListRecord, Page
 from models.db import PROJECT_ROOT, session_factory
+from pipelines.persist import DEFAULT_JOURNAL_ROOT, store_journal_root
 from pipelines.results import ARTICLE_TYPES
+
+DEMO_SQLITE = PROJECT_ROOT / "var" / "demo.sqlite3"
+DIFFERENCES_SHOWN = 20  # pages listed per kind of difference; the rest are counted
 
 
 def crawl(base_url: str, database_url: str, extra_args: list[str]) -> float:
@@ -34,10 +41,12 @@ def crawl(base_url: str, database_url: str, extra_args: list[str]) -> float:
 
 
 def summarise(database_url: str, truth: dict[str, dict], base_url: str, seconds: float) -> str:
-    """A readable report: pages per type against the truth, sample articles, records."""
+    """A readable report: pages per type against the truth, the pages that differ and
+    why, sample articles, records."""
     with session_factory(database_url)() as session:
         run = session.scalars(select(CrawlRun).order_by(CrawlRun.id.desc())).first()
-        pages = session.execute(select(Page.url, Page.page_type)
+        pages = session.execute(select(Page.url, Page.page_type, Page.type_decided_by,
+                                       Page.type_confidence)
                                 .where(Page.crawl_run_id == run.id)).all()
         discussed = (select(func.count(Comment.id)).where(Comment.article_id == Article.id)
                      .scalar_subquery())
@@ -48,28 +57,81 @@ def summarise(database_url: str, truth: dict[str, dict], base_url: str, seconds:
             .order_by(discussed.desc(), Page.id).limit(1)).first() for page_type in ARTICLE_TYPES]
         records = session.scalar(select(func.count()).select_from(ListRecord).join(Page)
                                  .where(Page.crawl_run_id == run.id))
-    stored = Counter(page_type for _, page_type in pages)
-    expected = Counter(record["type"] for record in truth.values())
-    right = sum(1 for url, page_type in pages
-                if truth.get(url.removeprefix(base_url), {}).get("type") == page_type)
+    stored = Counter(page.page_type for page in pages)
+    fetchable = {path: record for path, record in truth.items()
+                 if not record["meta"].get("robots_disallowed")}
+    expected = Counter(record["type"] for record in fetchable.values())
+    right = sum(1 for page in pages
+                if fetchable.get(page.url.removeprefix(base_url), {}).get("type") == page.page_type)
     lines = [f"Crawled {len(pages)} pages in {seconds:.1f}s ({len(pages) / seconds:.1f} pages/s)"
-             f" into {database_url.split('@')[-1]}", "", "type      stored  in site"]
+             f" into {database_url.split('@')[-1]}", "",
+             "type      stored  in site (pages robots.txt lets a crawler fetch)"]
     lines += [f"{t:9} {stored.get(t, 0):6}  {expected.get(t, 0):7}"
               for t in ("news", "blog", "forum", "list", "other")]
-    lines += [f"page type agrees with the site's ground truth on {right}/{len(pages)} pages",
-              f"list records stored: {records}", "", "Some extracted articles:"]
+    lines += [f"page type agrees with the site's ground truth on {right}/{len(pages)} pages"]
+    lines += _differences(pages, truth, base_url)
+    lines += [f"list records stored: {records}", "", "Some extracted articles:"]
     for url, page_type, title, author, published, length, comments in filter(None, articles):
         lines.append(f"- {page_type}: {title!r} by {author!r} at {published} ({length} chars, "
                      f"{comments} comments)\n  {url}")
     return "\n".join(lines)
 
 
+def _differences(pages: list, truth: dict[str, dict], base_url: str) -> list[str]:
+    """Every page where the crawl and the truth differ, grouped by why."""
+    by_path = {page.url.removeprefix(base_url): page for page in pages}
+    typed = [f"  {path}: stored as {page.page_type} ({page.type_decided_by}, confidence "
+             f"{page.type_confidence or 0:.2f}); the site says {truth[path]['type']}"
+             for path, page in sorted(by_path.items())
+             if path in truth and truth[path]["type"] != page.page_type]
+    disallowed = sorted(path for path, record in truth.items()
+                        if record["meta"].get("robots_disallowed"))
+    missed = sorted(path for path in truth if path not in by_path and path not in disallowed)
+    extra = sorted(path for path in by_path if path not in truth)
+    groups = [("typed otherwise than in the site's truth", typed),
+              ("not fetched because robots.txt disallows it (as it should)",
+               [f"  {path} ({truth[path]['type']})" for path in disallowed]),
+              ("of the site not stored", [f"  {path}" for path in missed]),
+              ("stored that the site's truth does not list", [f"  {path}" for path in extra])]
+    lines = []
+    for heading, entries in groups:
+        if entries:
+            lines.append(f"{len(entries)} {'page' if len(entries) == 1 else 'pages'} {heading}:")
+            lines += entries[:DIFFERENCES_SHOWN]
+            if len(entries) > DIFFERENCES_SHOWN:
+                lines.append(f"  … and {len(entries) - DIFFERENCES_SHOWN} more")
+    return lines
+
+
+def demo_database(explicit: str | None) -> str:
+    """The demo's store: the URL given, else its own SQLite file, emptied first (with its
+    journal) so each run starts clean and never mixes with a real crawl's store."""
+    if explicit:
+        return explicit
+    url = f"sqlite:///{DEMO_SQLITE}"
+    DEMO_SQLITE.parent.mkdir(parents=True, exist_ok=True)
+    for path in (DEMO_SQLITE, *(DEMO_SQLITE.with_name(DEMO_SQLITE.name + suffix)
+                                for suffix in ("-wal", "-shm"))):
+        path.unlink(missing_ok=True)
+    journal_base = Path(os.environ.get("JOURNAL_DIR") or DEFAULT_JOURNAL_ROOT)
+    shutil.rmtree(store_journal_root(journal_base, url), ignore_errors=True)
+    return url
+
+
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m crawler demo")
-    parser.add_argument("--database-url", help="default: $DATABASE_URL or var/crawler.sqlite3")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = argparse.ArgumentParser(
+        prog="python -m crawler demo",
+        description="Serve the generated demo site on 127.0.0.1, crawl it with `scrapy crawl "
+                    "site` and compare what was stored with the site's ground truth. Other "
+                    "arguments (-s NAME=VALUE, -a NAME=VALUE) go to scrapy.")
+    parser.add_argument("--database-url",
+                        help="crawl into this database, as it is (default: var/demo.sqlite3, "
+                             "emptied first; $DATABASE_URL is not used)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the demo site's random seed: another seed, another site "
+                             "(default: 0)")
     args, scrapy_args = parser.parse_known_args(argv)
-    database_url = upgrade(args.database_url)
+    database_url = upgrade(demo_database(args.database_url))
     with DemoServer(seed=args.seed) as server:
         seconds = crawl(server.url, database_url, scrapy_args)
         truth = server.site.ground_truth()

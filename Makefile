@@ -9,9 +9,11 @@ STAMP := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { apt-get update -q && \
 		apt-get install -y -q python3-venv && $(PYTHON) -m venv $(VENV); }
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev,bench]"
+	@echo "Installing the project and its dependencies into $(VENV) (first run only; a minute or two)"
+	@$(PY) -m pip install -qq --upgrade pip
+	@$(PY) -m pip install -qq -e ".[dev,bench]"
 	@touch $(STAMP)
+	@echo "Installed."
 
 install: $(STAMP)
 

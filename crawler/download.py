@@ -1,5 +1,6 @@
 """The HTTP download handler: Scrapy's own, plus the per-domain limits kept where the
-transfer really starts.
+transfer really starts: the slot's, which a source's settings may set
+(`crawler.source_policy`).
 
 Scrapy 2.19's downloader hands every request waiting in a domain's slot to the event
 loop at once and marks them transferring only when each task runs, so a burst of
@@ -63,17 +64,22 @@ class PoliteDownloadHandler(HTTP11DownloadHandler):
     async def download_request(self, request: Request) -> Response:
         host = urlsplit(request.url).hostname or ""
         key = request.meta.get("download_slot") or host
-        slot = self.crawler.engine.downloader.slots.get(key)
-        async with self.places.place(key, slot.concurrency if slot else 1), self._lease(host):
+        downloader = self.crawler.engine.downloader
+        slot = downloader.slots.get(key)
+        limits = downloader.per_slot_settings.get(key, {})  # a source's own (DOWNLOAD_SLOTS)
+        async with (self.places.place(key, slot.concurrency if slot else 1),
+                    self._lease(host, limits.get("concurrency"), limits.get("delay"))):
             return await super().download_request(request)
 
     @asynccontextmanager
-    async def _lease(self, domain: str) -> AsyncIterator[None]:
-        """The domain's global lease for the transfer (a cluster only)."""
+    async def _lease(self, domain: str, concurrency: int | None,
+                     delay: float | None) -> AsyncIterator[None]:
+        """The domain's global lease for the transfer (a cluster only), within the slot's
+        own concurrency and delay where it has them, else the GLOBAL_DOMAIN_* settings."""
         if self.leases is None:
             yield
             return
-        lease = await self.leases.acquire(domain)
+        lease = await self.leases.acquire(domain, concurrency, delay)
         try:
             yield
         finally:

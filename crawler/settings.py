@@ -11,12 +11,17 @@ NEWSPIDER_MODULE = "crawler.spiders"
 
 USER_AGENT = "opinion-crawler/0.1 (public-opinion monitoring; +https://github.com/opinion-crawler)"
 ROBOTSTXT_OBEY = True
+# Each request under its Source's settings (first, so robots.txt is read for its agent).
 # Scrapy's robots.txt middleware, fixed: requests waiting for robots.txt all get its rules.
 # Meta refresh as Scrapy's, but pages whose head never says "refresh" are not decoded for it.
-DOWNLOADER_MIDDLEWARES = {"scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+# Cookies: the middleware is always installed; COOKIES_ENABLED is the sources' default.
+DOWNLOADER_MIDDLEWARES = {"crawler.source_policy.SourcePolicyMiddleware": 50,
+                          "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
                           "crawler.robots.RobotsTxtMiddleware": 100,
                           "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
-                          "crawler.meta_refresh.MetaRefreshMiddleware": 580}
+                          "crawler.meta_refresh.MetaRefreshMiddleware": 580,
+                          "scrapy.downloadermiddlewares.cookies.CookiesMiddleware": None,
+                          "crawler.source_policy.CookiesMiddleware": 700}
 # Per-domain concurrency kept at the transfer itself (Scrapy 2.19 lets queued bursts
 # through), plus the cluster's global per-domain leases when REDIS_URL is set.
 DOWNLOAD_HANDLERS = {"http": "crawler.download.PoliteDownloadHandler",

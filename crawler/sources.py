@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
 from urllib.parse import urlsplit
 
 from sqlalchemy import select
 
 from models.crawl import Source
 from models.db import session_factory
+from models.source_settings import SourceSettings, parse_source_settings
+from pipelines.pagetype.rules import SiteRule
 from pipelines.zones import zone_named
 
 logger = logging.getLogger(__name__)
@@ -25,8 +26,9 @@ class CrawlTarget:
     max_pages: int = 0  # 0: no limit
     max_depth: int = 3
     source_id: int | None = None
-    page_type_rules: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    page_type_rules: tuple[SiteRule, ...] = field(default_factory=tuple)
     timezone: str | None = None  # the zone the site writes its times in, where pages don't say
+    settings: SourceSettings = field(default_factory=SourceSettings)  # per-request overrides
 
 
 def split_list(value: str | None) -> tuple[str, ...]:
@@ -68,20 +70,26 @@ def adhoc_source(target: CrawlTarget, database_url: str | None) -> int:
 
 
 def _target(source: Source) -> CrawlTarget:
+    """The plan of a stored source; ValueError naming the source and its malformed rule or
+    setting, so a bad row stops the crawl before it starts instead of failing every page."""
+    try:
+        rules = SiteRule.from_json(source.page_type_rules)
+        settings = parse_source_settings(source.settings)
+    except ValueError as error:
+        raise ValueError(f"source {source.name!r}: {error}") from error
     urls = tuple(source.start_urls)
     return CrawlTarget(start_urls=urls, allowed_domains=tuple(source.allowed_domains)
                        or hosts_of(urls), max_pages=source.max_pages or 0,
                        max_depth=source.max_depth if source.max_depth is not None else 3,
-                       source_id=source.id, page_type_rules=tuple(source.page_type_rules),
-                       timezone=_timezone(source))
+                       source_id=source.id, page_type_rules=rules,
+                       timezone=_timezone(source.name, settings.timezone), settings=settings)
 
 
-def _timezone(source: Source) -> str | None:
+def _timezone(source_name: str, name: str | None) -> str | None:
     """The source's `timezone` setting; a name no zone has is logged and left out (the
     pages' own domains and languages then decide), not a crawl lost to a typo."""
-    name = (source.settings or {}).get("timezone")
     try:
         return name and zone_named(name).key
     except ValueError as error:
-        logger.error("source %s: %s; its pages' times are read without it", source.name, error)
+        logger.error("source %s: %s; its pages' times are read without it", source_name, error)
         return None

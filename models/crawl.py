@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import DateTime, ForeignKey, String, Text
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from models.base import Base
+from models.source_settings import parse_source_settings, settings_object
 
 
 class Source(Base):
@@ -27,12 +28,19 @@ class Source(Base):
     cron: Mapped[str | None] = mapped_column(String(100))
     # Per-site page-type rules: [{"pattern": regex on URL, "type": page type}], override built-ins.
     page_type_rules: Mapped[list[Any]] = mapped_column(default=list)
-    # Scrapy setting overrides for this site (e.g. DOWNLOAD_DELAY, CONCURRENT_REQUESTS_PER_DOMAIN).
+    # Per-site setting overrides: the keys of models.source_settings.KEYS only.
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
     enabled: Mapped[bool] = mapped_column(default=True)
     last_scheduled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True),
                                                  default=lambda: datetime.now(UTC))
+
+    @validates("settings")
+    def _check_settings(self, _key: str, value: Any) -> dict[str, Any]:
+        """Refuse an unknown key or a wrong value when the source is saved, naming the
+        accepted keys: an override that would do nothing must not pass silently."""
+        parse_source_settings(value)
+        return settings_object(value)
 
 
 class CrawlRun(Base):

@@ -77,16 +77,9 @@ class DecodeStage(Stage):
 class ClassifyStage(Stage):
     """Page type from per-site rules, built-in rules, then the trained classifier."""
 
-    def __init__(self, crawler: Crawler) -> None:
-        super().__init__(crawler)
-        self._rules: dict[int | None, tuple[SiteRule, ...]] = {}
-
     def site_rules(self, source_id: int | None) -> tuple[SiteRule, ...]:
-        """The source's own page-type rules, parsed once per source."""
-        if source_id not in self._rules:
-            raw = self.crawler.spider.target_for(source_id).page_type_rules
-            self._rules[source_id] = tuple(SiteRule.from_json(rule) for rule in raw)
-        return self._rules[source_id]
+        """The source's own page-type rules, parsed and checked when the source was loaded."""
+        return self.crawler.spider.target_for(source_id).page_type_rules
 
     def process_item(self, item: CrawledPage) -> CrawledPage:
         try:
@@ -149,7 +142,7 @@ class ExtractStage(Stage):
         try:
             for url in sibling_candidates(doc.url or "", doc.links, limit=2):
                 self.count(item, "template/sibling_fetches")
-                sibling = await self._fetch(url)
+                sibling = await self._fetch(url, item.source_id)
                 if sibling is not None:
                     result = denoise_with_sibling(doc, sibling)
                     self.templates.put(host, pattern, result.template)
@@ -159,10 +152,12 @@ class ExtractStage(Stage):
             del self._learning[pattern]
         return result.exclude if result else []
 
-    async def _fetch(self, url: str) -> Document | None:
+    async def _fetch(self, url: str, source_id: int | None) -> Document | None:
+        """A sibling page, fetched under its source's policy (user agent, delay, headers)."""
         try:
             response = await self.crawler.engine.download_async(
-                Request(url, priority=PRIORITY_SIBLING, meta={"sibling": True}))
+                Request(url, priority=PRIORITY_SIBLING,
+                        meta={"sibling": True, "source_id": source_id}))
             if response.status != 200:
                 raise ValueError(f"HTTP {response.status}")
             return load_document(response.body, url=response.url,

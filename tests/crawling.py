@@ -15,13 +15,15 @@ from models.db import session_factory
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_crawl(start_urls: str, database_url: str, journal_dir: Path, *options: str,
+def run_crawl(start_urls: str | None, database_url: str, journal_dir: Path, *options: str,
               timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """`scrapy crawl site -a start_urls=…` with the given extra `-a`/`-s` options."""
+    """`scrapy crawl site -a start_urls=…` with the given extra `-a`/`-s` options (no
+    start_urls argument when None, as for `-a source=NAME`)."""
     env = {**os.environ, "DATABASE_URL": database_url, "JOURNAL_DIR": str(journal_dir)}
     env.pop("REDIS_URL", None)
     level = os.environ.get("CRAWL_LOG_LEVEL", "INFO")
-    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"start_urls={start_urls}",
+    seeds = ["-a", f"start_urls={start_urls}"] if start_urls is not None else []
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", *seeds,
                "-s", f"LOG_LEVEL={level}", "-s", "AUTOTHROTTLE_ENABLED=False", *options]
     return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=timeout, check=False)

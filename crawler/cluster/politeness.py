@@ -68,15 +68,18 @@ class DomainLeases:
         self._taken_at: dict[str, float] = {}  # lease -> when this worker took it
         self._return_timer: asyncio.TimerHandle | None = None
 
-    async def acquire(self, domain: str) -> str:
-        """Wait until the domain has room across all workers; the lease taken."""
-        lease = self._reusable(domain)
+    async def acquire(self, domain: str, concurrency: int | None = None,
+                      delay: float | None = None) -> str:
+        """Wait until the domain has room across all workers; the lease taken. A source's
+        own concurrency and delay (None: the worker's) hold across the cluster too."""
+        delay_ms = self.delay_ms if delay is None else int(delay * 1000)
+        lease = None if delay_ms else self._reusable(domain)
         if lease is not None:
             return lease
         lease = uuid.uuid4().hex
         while not self._acquire(keys=[keys.domain_leases(domain), keys.domain_next_slot(domain)],
-                                args=[self.concurrency, self.lease_ms, self.delay_ms, lease,
-                                      *self._forget(self._returned.pop(domain, []))]):
+                                args=[concurrency or self.concurrency, self.lease_ms, delay_ms,
+                                      lease, *self._forget(self._returned.pop(domain, []))]):
             await asyncio.sleep(POLL_SECONDS)
         self._taken_at[lease] = monotonic()
         return lease
@@ -84,7 +87,7 @@ class DomainLeases:
     def _reusable(self, domain: str) -> str | None:
         """A lease given back and still young enough to cover one more transfer."""
         returned = self._returned.get(domain)
-        if self.delay_ms or not returned:
+        if not returned:
             return None
         young_since = monotonic() - SPARE_SECONDS / 2
         for at, lease in enumerate(returned):

@@ -34,6 +34,7 @@ from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
 from crawler.sources import CrawlTarget, adhoc_source, hosts_of, split_list, target_from_source
 from crawler.urls import canonical_or_none, normalise_url
 from models.db import session_factory
+from models.source_settings import SourceSettings
 from models.store import finish_run, stored_page_types
 from pipelines.zones import zone_named
 
@@ -99,6 +100,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             source_id=base.source_id if base else None,
             page_type_rules=base.page_type_rules if base else (),
             timezone=timezone or (base.timezone if base else None),
+            settings=base.settings if base else SourceSettings(),
         )
         self._targets[target.source_id] = target
         return target

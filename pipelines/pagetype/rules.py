@@ -18,6 +18,11 @@ from typing import Any
 
 from pipelines.results import PAGE_TYPES
 
+# What a Source's `page_type_rules` may hold, said in every refusal.
+SITE_RULES_ACCEPTED = ('a JSON array of {"pattern": REGEX searched in the URL, "type": '
+                       + " | ".join(PAGE_TYPES) + "} objects, one such object, "
+                       "or either as a JSON string")
+
 
 @dataclass(frozen=True)
 class SiteRule:
@@ -32,12 +37,40 @@ class SiteRule:
         re.compile(self.pattern)
 
     @classmethod
-    def from_json(cls, data: str | Sequence[dict[str, Any]] | None) -> tuple[SiteRule, ...]:
-        """Rules from the Source row's JSON: a list of {"pattern": …, "type": …}."""
-        if not data:
+    def from_json(cls, data: str | Sequence[Any] | dict[str, Any] | None) -> tuple[SiteRule, ...]:
+        """Rules from the Source row's JSON in any form it is stored in (an array of
+        {"pattern", "type"} objects, one object, either double-encoded as a JSON string);
+        ValueError naming the first malformed rule and the accepted forms, so a source is
+        refused once, when loaded, rather than failing every page."""
+        try:
+            items = json.loads(data) if isinstance(data, str) and data.strip() else data
+        except json.JSONDecodeError as error:
+            raise ValueError(f"page_type_rules {data!r}: not JSON ({error}); "
+                             f"accepted: {SITE_RULES_ACCEPTED}") from error
+        if isinstance(items, str):  # a JSON string holding the JSON: double-encoded
+            return cls.from_json(items)
+        if not items:
             return ()
-        items = json.loads(data) if isinstance(data, str) else data
-        return tuple(cls(pattern=str(item["pattern"]), type=str(item["type"])) for item in items)
+        if isinstance(items, dict):
+            items = [items]
+        if not isinstance(items, list):
+            raise ValueError(f"page_type_rules {json.dumps(items)}: not a rule list; "
+                             f"accepted: {SITE_RULES_ACCEPTED}")
+        return tuple(cls._from_item(at, item) for at, item in enumerate(items))
+
+    @classmethod
+    def _from_item(cls, at: int, item: Any) -> SiteRule:
+        """One rule of the list; ValueError naming it (by position and content) if malformed."""
+        try:
+            if not isinstance(item, dict) or set(item) != {"pattern", "type"}:
+                raise ValueError('a rule is an object with exactly "pattern" and "type"')
+            if not isinstance(item["pattern"], str) or not isinstance(item["type"], str):
+                raise ValueError("pattern and type are strings")
+            return cls(pattern=item["pattern"], type=item["type"])
+        except (ValueError, re.error) as error:
+            reason = f"bad regex ({error})" if isinstance(error, re.error) else str(error)
+            raise ValueError(f"page_type_rules[{at}] {json.dumps(item, ensure_ascii=False)}: "
+                             f"{reason}; accepted: {SITE_RULES_ACCEPTED}") from error
 
 
 @dataclass(frozen=True)

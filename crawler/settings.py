@@ -95,3 +95,7 @@ CLUSTER_IDLE_POLL_SECONDS = 0.25
 # Politeness across all workers (distributed mode): per-domain in-flight cap and spacing.
 GLOBAL_DOMAIN_CONCURRENCY = 8
 GLOBAL_DOMAIN_DELAY = 0.0
+# Seconds between the long-running scheduler's checks for due sources (`--every` overrides).
+SCHEDULE_CHECK_SECONDS = 30.0
+# How long the scheduler waits for Redis before it calls it unreachable (and retries).
+SCHEDULE_REDIS_TIMEOUT_SECONDS = 10.0

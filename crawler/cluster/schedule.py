@@ -1,10 +1,15 @@
 """`python -m crawler schedule`: start a crawl run for every Source that is due.
 
-A source is due when its interval has passed since it was last scheduled, or its
-cron expression has fired since then. Starting a run records a CrawlRun and pushes
-its start URLs to Redis, where idle workers pick them up. Runs end by themselves
-when their last request is done. Run it as a long-lived process, or with --once
-from cron or a systemd timer.
+A source is due when its interval has passed since it was last scheduled, or its cron
+expression has fired since then. Cron is read on the source's clock (its `settings.timezone`,
+else the machine's zone), so `0 8 * * *` is 08:00 where the source is, DST included.
+Starting a run records a CrawlRun and pushes its start URLs to Redis, where idle workers
+pick them up. Runs end by themselves when their last request is done. Run it as a
+long-lived process, or with --once from cron or a systemd timer; run any number of them.
+
+One run per due source however many schedulers run: a compare-and-set UPDATE of
+`source.last_scheduled_at` claims it (same SQL on PostgreSQL and SQLite; no lock to outlive
+a killed scheduler).
 """
 
 from __future__ import annotations
@@ -13,71 +18,234 @@ import argparse
 import logging
 import os
 import signal
+import sys
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
+from typing import NamedTuple
 
 from croniter import croniter
-from redis import Redis
-from sqlalchemy import select
+from redis import Redis, RedisError
+from sqlalchemy import inspect, select, update
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from tzlocal import get_localzone
 
-from crawler.cluster.runs import create_run, push_start_urls
+from crawler import settings
+from crawler.cluster.runs import push_start_urls
 from models.crawl import Source
 from models.db import session_factory
+from models.store import start_run
+from pipelines.zones import zone_named
 
 logger = logging.getLogger(__name__)
 SPIDER = "site"
+NO_REDIS = ("the scheduler starts runs on the shared Redis frontier that the workers read: "
+            "set REDIS_URL or pass --redis-url")
 
 
-def is_due(source: Source, now: datetime) -> bool:
-    """Never scheduled → due; else due once its interval or its next cron time has passed."""
+class Started(NamedTuple):
+    """A run the scheduler started."""
+
+    source: str
+    run_id: int
+
+
+class Unavailable(Exception):
+    """Redis or the database cannot be reached; the message is one line, worth a retry."""
+
+
+class SchemaMissing(Exception):
+    """The database was never migrated; no retry will help until someone migrates it."""
+
+
+def source_zone(source: Source, local_zone: tzinfo) -> tzinfo:
+    """The clock a source's cron is read on: its `timezone` setting, else `local_zone`; a
+    name no zone has is logged and the local zone used, not the source's runs lost."""
+    name = (source.settings or {}).get("timezone")
+    if not name:
+        return local_zone
+    try:
+        return zone_named(name)
+    except ValueError as error:
+        logger.error("source %s: %s; its cron is read on the machine's clock", source.name,
+                     error)
+        return local_zone
+
+
+def is_due(source: Source, now: datetime, local_zone: tzinfo | None = None) -> bool:
+    """Never scheduled → due; else due once its interval or its next cron time (on the
+    source's clock, `local_zone` standing for the machine's) has passed."""
     last = source.last_scheduled_at
     if last is None:
         return True
-    last = last if last.tzinfo else last.replace(tzinfo=UTC)
+    last = last if last.tzinfo else last.replace(tzinfo=UTC)  # SQLite keeps UTC, no offset
     if source.cron:
-        return croniter(source.cron, last).get_next(datetime) <= now
+        zone = source_zone(source, local_zone or get_localzone())
+        return croniter(source.cron, last.astimezone(zone)).get_next(datetime) <= now
     return bool(source.interval_seconds) and last + timedelta(
         seconds=source.interval_seconds) <= now
 
 
-def schedule_due(sessions: sessionmaker[Session], server: Redis,
-                 now: datetime | None = None) -> list[int]:
-    """Start a run for each due source; returns the new run ids."""
+def due_sources(sessions: sessionmaker[Session], now: datetime,
+                local_zone: tzinfo | None = None) -> list[Source]:
+    """The enabled sources due at `now`; one with a cron croniter refuses is logged, skipped."""
+    with sessions() as session:
+        sources = session.scalars(select(Source).where(Source.enabled.is_(True))
+                                  .order_by(Source.id)).all()
+    due = []
+    for source in sources:
+        try:
+            if is_due(source, now, local_zone):
+                due.append(source)
+        except ValueError as error:  # croniter's errors are ValueErrors
+            logger.error("source %s: cron %r: %s", source.name, source.cron, error)
+    return due
+
+
+def start_if_unclaimed(sessions: sessionmaker[Session], server: Redis, source: Source,
+                       now: datetime) -> int | None:
+    """Start a run of `source`, read as due, unless another scheduler did since it was read.
+
+    The claim (last_scheduled_at still as read → now), the CrawlRun row and the push of its
+    start URLs commit together: a push that fails leaves the source unclaimed and due."""
+    was = Source.last_scheduled_at
+    unchanged = was.is_(None) if source.last_scheduled_at is None else (
+        was == source.last_scheduled_at)
+    with sessions.begin() as session:
+        claim = session.execute(update(Source).where(Source.id == source.id, unchanged)
+                                .values(last_scheduled_at=now)
+                                .execution_options(synchronize_session=False))
+        if claim.rowcount != 1:
+            return None
+        run_id = start_run(session, SPIDER, source.id)
+        push_start_urls(server, SPIDER, run_id, source.id, source.start_urls)
+    return run_id
+
+
+def schedule_due(sessions: sessionmaker[Session], server: Redis, now: datetime | None = None,
+                 local_zone: tzinfo | None = None) -> list[Started]:
+    """Start a run for each due source no other scheduler started first; returns them."""
     now = now or datetime.now(UTC)
     started = []
-    with sessions() as session:
-        sources = session.scalars(select(Source).where(Source.enabled.is_(True))).all()
-    for source in sources:
-        if not is_due(source, now):
-            continue
-        run_id = create_run(sessions, SPIDER, source.id)
-        pushed = push_start_urls(server, SPIDER, run_id, source.id, source.start_urls)
-        with sessions.begin() as session:
-            session.get(Source, source.id).last_scheduled_at = now
-        logger.info("source %s is due: run %d started with %d start URLs", source.name, run_id,
-                    pushed)
-        started.append(run_id)
+    for source in due_sources(sessions, now, local_zone):
+        run_id = start_if_unclaimed(sessions, server, source, now)
+        if run_id is not None:
+            started.append(Started(source.name, run_id))
     return started
 
 
+def check(sessions: sessionmaker[Session], server: Redis) -> list[Started]:
+    """One round: Redis and the schema checked first, then due sources started. Raises
+    Unavailable or SchemaMissing with a one-line message."""
+    database = sessions.kw["bind"].url.render_as_string(hide_password=True)
+    try:
+        server.ping()
+        with sessions() as session:
+            if not inspect(session.connection()).has_table(Source.__tablename__):
+                raise SchemaMissing(f"the database {database} has no crawler schema (never "
+                                    "migrated): run `python -m crawler migrate` on it")
+        return schedule_due(sessions, server)
+    except RedisError as error:
+        raise Unavailable(f"cannot reach Redis at {_redis_address(server)}: "
+                          f"{_first_line(error)}") from error
+    except OperationalError as error:
+        raise Unavailable(f"cannot reach the database {database}: "
+                          f"{_first_line(error.orig)}") from error
+
+
+def report(started: list[Started]) -> str:
+    """'nothing due', or 'started N runs: name (run id), …'."""
+    if not started:
+        return "nothing due"
+    runs = ", ".join(f"{run.source} (run {run.run_id})" for run in started)
+    return f"started {len(started)} run{'s' * (len(started) != 1)}: {runs}"
+
+
+def _first_line(error: BaseException | None) -> str:
+    return (str(error).strip().splitlines() or [type(error).__name__])[0]
+
+
+def _redis_address(server: Redis) -> str:
+    """Where the client connects, without its password."""
+    where = server.connection_pool.connection_kwargs
+    if "path" in where:
+        return f"unix:{where['path']}"
+    return f"{where.get('host')}:{where.get('port')}/{where.get('db', 0)}"
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a positive number of seconds")
+    return seconds
+
+
+def parser() -> argparse.ArgumentParser:
+    every = settings.SCHEDULE_CHECK_SECONDS
+    result = argparse.ArgumentParser(
+        prog="python -m crawler schedule",
+        description="Start a crawl run of every enabled source that is due; the workers "
+                    "(`scrapy crawl site` with the same REDIS_URL) crawl it.")
+    result.add_argument("--once", action="store_true",
+                        help="check once, print what was started, and exit (for cron or a "
+                             "systemd timer); non-zero when Redis or the database fails")
+    result.add_argument("--every", type=_seconds, default=every, metavar="SECONDS",
+                        help=f"seconds between checks when long-running (default: {every:g}, "
+                             "SCHEDULE_CHECK_SECONDS in crawler/settings.py)")
+    result.add_argument("--database-url",
+                        help="the store the sources and runs are in (default: $DATABASE_URL, "
+                             "else the embedded SQLite file)")
+    result.add_argument("--redis-url",
+                        help="the Redis of the shared frontier the workers read (default: "
+                             "$REDIS_URL; one of the two is required)")
+    return result
+
+
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m crawler schedule")
-    parser.add_argument("--once", action="store_true", help="check once and exit (for cron)")
-    parser.add_argument("--every", type=float, default=30.0, help="seconds between checks")
-    parser.add_argument("--database-url", help="default: $DATABASE_URL")
-    parser.add_argument("--redis-url", help="default: $REDIS_URL")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    server = Redis.from_url(args.redis_url or os.environ.get("REDIS_URL",
-                                                             "redis://127.0.0.1:6379/0"))
+    """Exit 0 after a --once check or a signal; 1 when --once cannot check or the database
+    has no schema; 2 without a Redis URL."""
+    args = parser().parse_args(argv)
+    redis_url = args.redis_url or os.environ.get("REDIS_URL")
+    if not redis_url:
+        print(f"schedule: {NO_REDIS}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.WARNING if args.once else logging.INFO,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    timeout = settings.SCHEDULE_REDIS_TIMEOUT_SECONDS
+    server = Redis.from_url(redis_url, socket_connect_timeout=timeout, socket_timeout=timeout)
     sessions = session_factory(args.database_url)
-    stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    while True:
-        schedule_due(sessions, server)
-        if args.once or stopping:
-            return 0
-        deadline = time.monotonic() + args.every
+    if args.once:
+        try:
+            print(report(check(sessions, server)))
+        except (Unavailable, SchemaMissing) as error:
+            print(f"schedule: {error}", file=sys.stderr)
+            return 1
+        return 0
+    return _run_forever(sessions, server, args.every)
+
+
+def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float) -> int:
+    """Check every `every` seconds until SIGTERM or Ctrl-C; an unreachable service is a
+    warning and the next check retries, a database without the schema ends it."""
+    stopping: list[bool] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stopping.append(True))
+    logger.info("checking the sources every %g s (SIGTERM or Ctrl-C stops)", every)
+    while not stopping:
+        try:
+            started = check(sessions, server)
+        except Unavailable as error:
+            logger.warning("%s; retrying in %g s", error, every)
+        except SchemaMissing as error:
+            logger.error("%s", error)
+            return 1
+        else:
+            if started:
+                logger.info("%s", report(started))
+        deadline = time.monotonic() + every
         while time.monotonic() < deadline and not stopping:
-            time.sleep(0.2)
+            time.sleep(min(0.2, every))
+    return 0

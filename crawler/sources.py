@@ -47,7 +47,7 @@ def target_from_source(name: str | None, database_url: str | None,
         source = session.scalars(query).one_or_none()
     if source is None:
         raise ValueError(f"no source {name or source_id!r} in the database")
-    return _target(source)
+    return target_of(source)
 
 
 def adhoc_source(target: CrawlTarget, database_url: str | None) -> int:
@@ -69,7 +69,7 @@ def adhoc_source(target: CrawlTarget, database_url: str | None) -> int:
         return source.id
 
 
-def _target(source: Source) -> CrawlTarget:
+def target_of(source: Source) -> CrawlTarget:
     """The plan of a stored source; ValueError naming the source and its malformed rule or
     setting, so a bad row stops the crawl before it starts instead of failing every page."""
     try:

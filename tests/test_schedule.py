@@ -251,6 +251,23 @@ def test_once_says_what_it_started_or_that_nothing_is_due(pg_url: str,
     assert (again.returncode, again.stdout, again.stderr) == (0, "nothing due\n", "")
 
 
+def test_a_malformed_source_is_named_and_not_started(pg_url: str, schedule_redis: str) -> None:
+    """Bad rules or settings would fail every page on the workers: refused when due."""
+    _store(pg_url, _source("news", interval=600), _source("badrule", interval=600),
+           _source("badsetting", interval=600))
+    with session_factory(pg_url).begin() as session:  # as a user's SQL would write them
+        session.execute(text("UPDATE source SET page_type_rules = '[{\"pattern\": \"(\"}]' "
+                             "WHERE name = 'badrule'"))
+        session.execute(text("UPDATE source SET settings = '{\"DOWNLOAD_DELAI\": 1}' "
+                             "WHERE name = 'badsetting'"))
+    done = _schedule("--once", "--redis-url", schedule_redis, DATABASE_URL=pg_url)
+    assert (done.returncode, done.stdout) == (0, "started 1 run: news (run 1)\n"), done.stderr
+    assert "source badrule is not started: source 'badrule': page_type_rules[0]" in done.stderr
+    assert "source badsetting is not started" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert set(_runs_per_source(pg_url)) == {"news"}
+
+
 def test_without_a_redis_url_it_says_to_set_one(pg_url: str) -> None:
     _store(pg_url, _source("news", interval=600))
     done = _schedule("--once", DATABASE_URL=pg_url)

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from crawler.sources import _target
+from crawler.sources import target_of
 from crawler.spiders.site import SiteSpider
 from models.crawl import Source
 
@@ -17,15 +17,15 @@ def _source(settings: dict) -> Source:
 
 
 def test_a_sources_time_zone_setting_reaches_its_plan() -> None:
-    target = _target(_source({"timezone": "Asia/Hong_Kong"}))
+    target = target_of(_source({"timezone": "Asia/Hong_Kong"}))
     assert target.timezone == "Asia/Hong_Kong"
     assert target.allowed_domains == ("news.example.com",) and target.max_depth == 2
-    assert _target(_source({})).timezone is None
+    assert target_of(_source({})).timezone is None
 
 
 def test_a_misspelt_time_zone_is_logged_and_left_out(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.ERROR):
-        target = _target(_source({"timezone": "Asia/Hongkong_"}))
+        target = target_of(_source({"timezone": "Asia/Hongkong_"}))
     assert target.timezone is None
     assert "source hk-news: unknown time zone 'Asia/Hongkong_'" in caplog.text
 

@@ -32,6 +32,7 @@ from tzlocal import get_localzone
 
 from crawler import settings
 from crawler.cluster.runs import push_start_urls
+from crawler.sources import target_of
 from models.crawl import Source
 from models.db import session_factory
 from models.store import start_run
@@ -88,7 +89,8 @@ def is_due(source: Source, now: datetime, local_zone: tzinfo | None = None) -> b
 
 def due_sources(sessions: sessionmaker[Session], now: datetime,
                 local_zone: tzinfo | None = None) -> list[Source]:
-    """The enabled sources due at `now`; one with a cron croniter refuses is logged, skipped."""
+    """The enabled sources due at `now`; one whose cron, page-type rules or settings are
+    malformed is logged with the reason and skipped."""
     with sessions() as session:
         sources = session.scalars(select(Source).where(Source.enabled.is_(True))
                                   .order_by(Source.id)).all()
@@ -96,9 +98,10 @@ def due_sources(sessions: sessionmaker[Session], now: datetime,
     for source in sources:
         try:
             if is_due(source, now, local_zone):
+                target_of(source)  # a malformed rule or setting: refused here, not per page
                 due.append(source)
-        except ValueError as error:  # croniter's errors are ValueErrors
-            logger.error("source %s: cron %r: %s", source.name, source.cron, error)
+        except ValueError as error:  # croniter's and target_of's errors are ValueErrors
+            logger.error("source %s is not started: %s", source.name, error)
     return due
 
 

@@ -48,6 +48,17 @@ REDIRECT_MAX_TIMES = 10
 DOWNLOAD_MAXSIZE = 32 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
 
+# URL identity (crawler/urls.py): one page, one row, whichever spelling was linked. A query
+# parameter named here (a trailing '*' matches by prefix) is dropped from every URL, and a
+# path ending in one of these index names stands for its directory (`/a/index.html` is `/a/`).
+# Both compare case-insensitively; override with -s NAME=a,b,c.
+URL_TRACKING_PARAMETERS = ["utm_*", "spm", "from", "fbclid", "gclid", "dclid", "gbraid",
+                           "wbraid", "yclid", "msclkid", "mc_cid", "mc_eid", "_hsenc", "_hsmi",
+                           "igshid", "mkt_tok", "scm", "wt.mc_id"]
+URL_DIRECTORY_INDEXES = ("index.html", "index.htm", "index.shtml", "index.xhtml", "index.php",
+                         "index.asp", "index.aspx", "index.jsp", "default.htm", "default.html",
+                         "default.asp", "default.aspx")
+
 COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import DateTime, ForeignKey, String, Text
+from sqlalchemy import ForeignKey, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from models.base import Base
@@ -31,9 +31,8 @@ class Source(Base):
     # Per-site setting overrides: the keys of models.source_settings.KEYS only.
     settings: Mapped[dict[str, Any]] = mapped_column(default=dict)
     enabled: Mapped[bool] = mapped_column(default=True)
-    last_scheduled_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True),
-                                                 default=lambda: datetime.now(UTC))
+    last_scheduled_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=lambda: datetime.now(UTC))
 
     @validates("settings")
     def _check_settings(self, _key: str, value: Any) -> dict[str, Any]:
@@ -52,8 +51,8 @@ class CrawlRun(Base):
     spider: Mapped[str] = mapped_column(String(100))
     source_id: Mapped[int | None] = mapped_column(ForeignKey("source.id", ondelete="SET NULL"),
                                                   index=True)
-    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
     status: Mapped[str] = mapped_column(String(20), default="running")
     stats: Mapped[dict[str, Any]] = mapped_column(default=dict)
     note: Mapped[str | None] = mapped_column(Text)

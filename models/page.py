@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import DateTime, Float, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import Float, ForeignKey, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from models.base import Base
@@ -20,8 +20,8 @@ class Page(Base):
     url: Mapped[str] = mapped_column(Text, unique=True)  # normalised (canonical) URL
     final_url: Mapped[str] = mapped_column(Text)
     status: Mapped[int]
-    fetched_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    first_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    fetched_at: Mapped[datetime]
+    first_seen_at: Mapped[datetime]
     content_hash: Mapped[str] = mapped_column(String(64))
     encoding: Mapped[str | None] = mapped_column(String(40))
     page_type: Mapped[str | None] = mapped_column(String(20), index=True)
@@ -52,7 +52,7 @@ class Article(Base):
     author: Mapped[str | None] = mapped_column(Text)
     # The outlet the page credits (来源), which on Chinese portals often differs from the site.
     source: Mapped[str | None] = mapped_column(Text)
-    published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    published_at: Mapped[datetime | None] = mapped_column(index=True)
     published_raw: Mapped[str | None] = mapped_column(Text)
     language: Mapped[str | None] = mapped_column(String(16))
     body_text: Mapped[str] = mapped_column(Text, default="")
@@ -74,7 +74,7 @@ class Comment(Base):
     article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"))
     position: Mapped[int]
     author: Mapped[str | None] = mapped_column(Text)
-    published_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    published_at: Mapped[datetime | None]
     text: Mapped[str] = mapped_column(Text)
 
     article: Mapped[Article] = relationship(back_populates="comments")
@@ -91,7 +91,7 @@ class ListRecord(Base):
     position: Mapped[int]
     title: Mapped[str | None] = mapped_column(Text)
     url: Mapped[str | None] = mapped_column(Text, index=True)
-    date: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    date: Mapped[datetime | None]
     date_raw: Mapped[str | None] = mapped_column(Text)
     snippet: Mapped[str | None] = mapped_column(Text)
     extra: Mapped[dict[str, Any]] = mapped_column(default=dict)
@@ -109,5 +109,5 @@ class SiteTemplate(Base):
     host: Mapped[str] = mapped_column(String(255))
     url_pattern: Mapped[str] = mapped_column(Text)
     template: Mapped[dict[str, Any]]
-    learned_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    learned_at: Mapped[datetime]
     pages_matched: Mapped[int] = mapped_column(default=0)

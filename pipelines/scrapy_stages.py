@@ -140,7 +140,8 @@ class ExtractStage(Stage):
         self._learning[pattern] = future
         result = None
         try:
-            for url in sibling_candidates(doc.url or "", doc.links, limit=2):
+            for url in sibling_candidates(doc.url or "", doc.links, limit=2,
+                                          identity=self.crawler.spider.canonical):
                 self.count(item, "template/sibling_fetches")
                 sibling = await self._fetch(url, item.source_id)
                 if sibling is not None:

@@ -9,7 +9,7 @@ the siblings are those with its pattern, closest in ids and dates first.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from os.path import commonprefix
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
@@ -64,15 +64,23 @@ def _distance(target: str, candidate: str) -> tuple[list[int], int]:
     return diffs, -len(commonprefix([target, candidate]))
 
 
-def sibling_candidates(url: str, links: Iterable[str], limit: int = 2) -> list[str]:
-    """Up to `limit` links with the target's URL pattern, closest first; never the target."""
-    target = url.split("#", 1)[0]
+def _without_fragment(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+def sibling_candidates(url: str, links: Iterable[str], limit: int = 2,
+                       identity: Callable[[str], str | None] = _without_fragment) -> list[str]:
+    """Up to `limit` links with the target's URL pattern, closest first, each in the form
+    `identity` gives (None: unusable); never the target under another spelling, since a
+    page compared with itself would make its whole body look like template."""
+    target = identity(url) or _without_fragment(url)
     pattern = url_pattern(target)
     seen = {target}
     found: list[str] = []
     for link in links:
-        absolute = urljoin(target, link.strip()).split("#", 1)[0]
-        if absolute in seen or not absolute.startswith(("http://", "https://")):
+        absolute = identity(urljoin(target, link.strip()))
+        if absolute is None or absolute in seen or not absolute.startswith(("http://",
+                                                                           "https://")):
             continue
         seen.add(absolute)
         if url_pattern(absolute) == pattern:

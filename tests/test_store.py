@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from crawler.migrate import upgrade
-from models import Article, Comment, ListRecord, Page
+from models import Article, Comment, CrawlRun, ListRecord, Page
 from models.db import session_factory
 from models.store import finish_run, save_pages, start_run, stored_page_types
 from pipelines.document import load_document
@@ -145,7 +145,6 @@ def test_crawl_run_start_and_finish(pg_url: str) -> None:
     with sessions.begin() as session:
         finish_run(session, run_id, "finished", {"pages/new": 3})
     with sessions() as session:
-        from models import CrawlRun
         run = session.get(CrawlRun, run_id)
         assert run.status == "finished" and run.stats == {"pages/new": 3}
         assert run.finished_at >= run.started_at
@@ -169,3 +168,68 @@ def test_a_chinese_pages_time_is_stored_as_the_instant_it_names(pg_url: str) -> 
     with sessions() as session:
         stored = session.scalars(select(Article.published_at)).one()
     assert stored == datetime(2023, 5, 1, 2, 0, tzinfo=UTC)
+
+
+# One instant written on three clocks; SQLite once stored each as its wall clock, offset lost.
+INSTANTS = ("2022-10-30T17:05:30+08:00", "2022-10-30T17:05:30-05:00", "2022-10-30T17:05:30Z")
+
+
+def _dated_batch() -> list[dict[str, object]]:
+    """An article per clock (its fetch, publish and comment times on that clock) and a list
+    whose records are dated on each clock in turn."""
+    pages = []
+    for i, when in enumerate(INSTANTS):
+        page = article_page(f"https://a.cn/{i}.html", comments=("一", "二"))
+        page["fetched_at"] = page["article"]["published_at"] = when
+        for comment in page["article"]["comments"]:
+            comment["published_at"] = when
+        pages.append(page)
+    listing = list_page("https://a.cn/l.html", tuple(f"https://a.cn/{i}.html"
+                                                     for i in range(len(INSTANTS))))
+    for record, when in zip(listing["records"], INSTANTS, strict=True):
+        record["date"] = when
+    return [*pages, listing]
+
+
+def _is_instant(value: datetime | None, iso: str) -> bool:
+    return value is not None and value.utcoffset() is not None and \
+        value == datetime.fromisoformat(iso)
+
+
+def test_times_read_back_as_the_instants_stored(store_url: str) -> None:
+    """Pages, articles, comments, list records and crawl runs: every time comes back aware
+    and the same instant, on either store."""
+    sessions = session_factory(store_url)
+    before = datetime.now(UTC)
+    with sessions.begin() as session:
+        save_pages(session, _dated_batch())
+        run_id = start_run(session, "site", None)
+    with sessions.begin() as session:
+        finish_run(session, run_id, "finished", {})
+    after = datetime.now(UTC)
+    with sessions() as session:
+        pages = {page.url: page for page in session.scalars(select(Page))}
+        for i, when in enumerate(INSTANTS):
+            page = pages[f"https://a.cn/{i}.html"]
+            times = [page.fetched_at, page.first_seen_at, page.article.published_at,
+                     *(comment.published_at for comment in page.article.comments)]
+            assert all(_is_instant(value, when) for value in times), (when, times)
+        dates = [record.date for record in pages["https://a.cn/l.html"].records]
+        assert all(map(_is_instant, dates, INSTANTS)), dates
+        run = session.get(CrawlRun, run_id)
+        assert run.started_at.utcoffset() is not None and run.finished_at.utcoffset() is not None
+        assert before <= run.started_at <= run.finished_at <= after
+
+
+def test_sqlite_holds_utc_so_its_text_sorts_as_the_instants_do(tmp_path: Path) -> None:
+    """A user's own SQL on the embedded file compares the stored text: it must be UTC."""
+    url = f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    upgrade(url)
+    with session_factory(url).begin() as session:
+        save_pages(session, _dated_batch())
+    with session_factory(url)() as session:
+        stored = session.execute(text(
+            "SELECT a.published_at FROM article a JOIN page p ON p.id = a.page_id "
+            "ORDER BY p.url")).scalars().all()
+    assert [value[:19] for value in stored] == [
+        "2022-10-30 09:05:30", "2022-10-30 22:05:30", "2022-10-30 17:05:30"]

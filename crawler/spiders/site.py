@@ -32,7 +32,7 @@ from crawler.cluster.runs import create_run, push_start_urls
 from crawler.items import CrawledPage
 from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
 from crawler.sources import CrawlTarget, adhoc_source, hosts_of, split_list, target_from_source
-from crawler.urls import canonical_or_none, normalise_url
+from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
 from models.db import session_factory
 from models.source_settings import SourceSettings
 from models.store import finish_run, stored_page_types
@@ -68,12 +68,14 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self._requested: set[str] = set()
         self._known_pages = KnownDetailPages(self._stored_types)
         self.run_id: int | None = None
+        self.url_identity: UrlIdentity = DEFAULT_IDENTITY
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.database_url = crawler.settings.get("DATABASE_URL")
         spider.distributed = bool(crawler.settings.get("REDIS_URL"))
+        spider.url_identity = UrlIdentity.from_settings(crawler.settings)
         spider.target = spider._plan(*spider._arguments)
         crawler.signals.connect(spider.item_lost, signal=signals.item_dropped)
         crawler.signals.connect(spider.item_lost, signal=signals.item_error)
@@ -158,8 +160,12 @@ class SiteSpider(RedisMixin, scrapy.Spider):
 
     def page_request(self, url: str, meta: dict[str, Any], priority: int,
                      refresh: bool = False) -> scrapy.Request | None:
-        """A request for one page, or None once the source's max_pages were requested
-        (counted per worker: in a cluster the limit is per worker)."""
+        """A request for the page's canonical URL, or None for a URL that has none or once
+        the source's max_pages were requested (counted per worker: in a cluster the limit
+        is per worker). Start URLs are spelled by users: one identity for every request."""
+        url = self.canonical(url)
+        if url is None:
+            return None
         limit = self.target_for(meta.get("source_id")).max_pages
         key = f"{meta.get('run_id')}:{url}"
         if len(self._requested) > MEMO_LIMIT and not limit:  # the Redis seen-set still dedupes
@@ -180,12 +186,16 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             return
         meta = response.meta
         yield CrawledPage(
-            url=normalise_url(response.request.url), final_url=response.url,
+            url=normalise_url(response.request.url, self.url_identity), final_url=response.url,
             status=response.status, body=response.body,
             content_type=content_type.decode("latin-1") or None,
             fetched_at=datetime.now(UTC), depth=meta.get("depth", 0),
             source_id=meta.get("source_id"), run_id=meta.get("run_id"),
             ticket=meta.get("ticket"))
+
+    def canonical(self, url: str) -> str | None:
+        """The URL's identity under this crawl's settings, or None if it has none."""
+        return canonical_or_none(url, self.url_identity)
 
     def on_error(self, failure: Failure) -> None:
         """Every failed fetch gets one clear log line and an error-kind counter; crawl goes on."""
@@ -258,7 +268,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         # set lookup comes first, the scope check (a URL parse) only for the rest.
         scoped = []
         for url, priority, url_depth in candidates:
-            canonical = canonical_or_none(url)
+            canonical = self.canonical(url)
             if (canonical is not None and f"{item.run_id}:{canonical}" not in self._requested
                     and self.in_scope(url, target)):
                 scoped.append((canonical, priority, url_depth))

@@ -79,7 +79,6 @@ def is_due(source: Source, now: datetime, local_zone: tzinfo | None = None) -> b
     last = source.last_scheduled_at
     if last is None:
         return True
-    last = last if last.tzinfo else last.replace(tzinfo=UTC)  # SQLite keeps UTC, no offset
     if source.cron:
         zone = source_zone(source, local_zone or get_localzone())
         return croniter(source.cron, last.astimezone(zone)).get_next(datetime) <= now

@@ -8,6 +8,8 @@ import os
 BOT_NAME = "opinion-crawler"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
+# `scrapy crawl` checks the spider's arguments and the database's schema before it starts.
+COMMANDS_MODULE = "crawler.commands"
 
 USER_AGENT = "opinion-crawler/0.1 (public-opinion monitoring; +https://github.com/opinion-crawler)"
 ROBOTSTXT_OBEY = True

@@ -21,6 +21,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlch
 from sqlalchemy.orm import Session, sessionmaker
 
 from models.db import PROJECT_ROOT, database_url, session_factory
+from models.schema import DatabaseNotReady, check_schema
 from models.store import save_pages
 from pipelines.journal import Journal, is_journal_directory, read_segment
 
@@ -146,6 +147,11 @@ def replay_main(argv: list[str]) -> int:
                   f" pass that database as --database-url", file=sys.stderr)
             return 2
         args.root = args.root.parent
+    try:
+        check_schema(url)
+    except DatabaseNotReady as error:
+        print(f"python -m pipelines replay-spill: {error}", file=sys.stderr)
+        return 1
     warn_unassigned(args.root, url)
     journal = Journal(store_journal_root(args.root, url))
     adopted = journal.adopt_orphans()

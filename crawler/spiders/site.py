@@ -23,20 +23,21 @@ import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.http import Response
+from scrapy.settings import BaseSettings
 from scrapy_redis.spiders import RedisMixin
 from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
 
+from crawler.arguments import SpiderArguments
 from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import create_run, push_start_urls
 from crawler.items import CrawledPage
 from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
-from crawler.sources import CrawlTarget, adhoc_source, hosts_of, split_list, target_from_source
+from crawler.sources import CrawlTarget, adhoc_source, target_from_source
 from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
 from models.db import session_factory
-from models.source_settings import SourceSettings
+from models.schema import DatabaseUnreachable, check_schema, reason, shown_url
 from models.store import finish_run, stored_page_types
-from pipelines.zones import zone_named
 
 # Priorities: higher is fetched sooner. Fresh list records and pagination lead.
 PRIORITY_START = 100
@@ -56,19 +57,33 @@ class SiteSpider(RedisMixin, scrapy.Spider):
     name = "site"
     ledger: RunLedger | None = None  # set by the cluster scheduler in distributed mode
 
-    def __init__(self, start_urls: str = "", source: str | None = None,
-                 max_pages: str | int | None = None, depth: str | int | None = None,
-                 allowed_domains: str = "", timezone: str | None = None,
-                 **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        if timezone:
-            zone_named(timezone)  # a wrong name fails the crawl at once, not page by page
-        self._arguments = (start_urls, source, max_pages, depth, allowed_domains, timezone)
+    def __init__(self, **kwargs: Any) -> None:
+        self.arguments = SpiderArguments.parse(kwargs)  # ArgumentError names a wrong one
+        super().__init__(**self.arguments.passed_by_tools)
         self._targets: dict[int | None, CrawlTarget] = {}
         self._requested: set[str] = set()
         self._known_pages = KnownDetailPages(self._stored_types)
         self.run_id: int | None = None
         self.url_identity: UrlIdentity = DEFAULT_IDENTITY
+        self._store_unreadable = False
+
+    @classmethod
+    def preflight(cls, settings: BaseSettings, given: Mapping[str, Any]) -> None:
+        """What a crawl with these settings and `-a` arguments would refuse, raised before
+        Scrapy starts (by `crawler.commands.crawl`) as one line: ArgumentError, or
+        DatabaseNotReady when the database has no schema or an outdated one. An unreachable
+        database is left to the crawl (its items are journalled) unless a source must be
+        read from it."""
+        arguments = SpiderArguments.parse(given)
+        distributed = bool(settings.get("REDIS_URL"))
+        arguments.check_given(distributed)
+        try:
+            check_schema(settings.get("DATABASE_URL"))
+        except DatabaseUnreachable:
+            if arguments.source:
+                raise
+            return
+        arguments.target(settings.get("DATABASE_URL"), distributed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> SiteSpider:
@@ -76,36 +91,14 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         spider.database_url = crawler.settings.get("DATABASE_URL")
         spider.distributed = bool(crawler.settings.get("REDIS_URL"))
         spider.url_identity = UrlIdentity.from_settings(crawler.settings)
-        spider.target = spider._plan(*spider._arguments)
+        spider.target = spider.arguments.target(spider.database_url, spider.distributed)
+        if spider.target is not None:
+            spider._targets[spider.target.source_id] = spider.target
         crawler.signals.connect(spider.item_lost, signal=signals.item_dropped)
         crawler.signals.connect(spider.item_lost, signal=signals.item_error)
         if spider.distributed:
             spider.setup_redis(crawler)
-        elif spider.target is None:
-            raise ValueError("give -a start_urls=URL[,URL…] or -a source=NAME "
-                             "(or set REDIS_URL to run as a worker)")
         return spider
-
-    def _plan(self, start_urls: str, source: str | None, max_pages: str | int | None,
-              depth: str | int | None, allowed_domains: str,
-              timezone: str | None) -> CrawlTarget | None:
-        base = target_from_source(source, self.database_url) if source else None
-        urls = split_list(start_urls) or (base.start_urls if base else ())
-        if not urls:
-            return None
-        target = CrawlTarget(
-            start_urls=urls,
-            allowed_domains=split_list(allowed_domains) or (base.allowed_domains if base
-                                                            else hosts_of(urls)),
-            max_pages=int(max_pages) if max_pages is not None else (base.max_pages if base else 0),
-            max_depth=int(depth) if depth is not None else (base.max_depth if base else 3),
-            source_id=base.source_id if base else None,
-            page_type_rules=base.page_type_rules if base else (),
-            timezone=timezone or (base.timezone if base else None),
-            settings=base.settings if base else SourceSettings(),
-        )
-        self._targets[target.source_id] = target
-        return target
 
     def target_for(self, source_id: int | None) -> CrawlTarget:
         """The limits and rules of the source a request belongs to (loaded once)."""
@@ -130,8 +123,9 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         try:
             self.run_id = create_run(sessions, self.name, target.source_id)
         except SQLAlchemyError as error:
-            self.logger.warning("database unreachable at start (%s): crawling without a run "
-                                "record; items are journalled until it returns", error)
+            self.logger.warning("the database %s is unreachable at start (%s): crawling "
+                                "without a run record; items are journalled until it returns",
+                                shown_url(self.database_url), reason(error))
         if self.distributed:
             push_start_urls(self.server, self.name, self.run_id, target.source_id,
                             target.start_urls)
@@ -288,8 +282,12 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         try:
             known = await self._known_pages.among(urls)
         except SQLAlchemyError as error:
-            self.logger.warning("cannot check stored URLs (%s); fetching all", error)
+            if not self._store_unreadable:  # once per outage, not once per page
+                self.logger.warning("cannot check stored URLs (%s); fetching all until the "
+                                    "database answers", reason(error))
+                self._store_unreadable = True
             return set()
+        self._store_unreadable = False
         self.crawler.stats.inc_value("frontier/known_skipped", len(known))
         return known
 

@@ -1,0 +1,50 @@
+"""`scrapy crawl SPIDER`: Scrapy's command, with the spider's arguments and the database
+checked before the crawl starts.
+
+A spider class may define `preflight(settings, arguments)`, raising ArgumentError or
+DatabaseNotReady; either is printed as one line and the command exits non-zero without
+crawling. (Scrapy's own command would raise it inside the running crawl, as an asyncio
+traceback ending in the useful line, and exit 1 after the crawler's start-up banner.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from scrapy.commands import crawl
+from scrapy.spiderloader import get_spider_loader
+
+from crawler.arguments import ArgumentError
+from models.schema import DatabaseNotReady
+
+EXIT_ARGUMENTS = 2
+EXIT_DATABASE = 1
+
+
+class Command(crawl.Command):
+    """Scrapy's `crawl`, refusing bad arguments and an unready database in one line."""
+
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        super().process_options(args, opts)
+        if len(args) != 1:
+            return  # Scrapy's run() reports the usage error
+        assert self.settings is not None
+        try:
+            spidercls = get_spider_loader(self.settings).load(args[0])
+        except KeyError:
+            return  # Scrapy's run() reports the unknown spider
+        preflight = getattr(spidercls, "preflight", None)
+        if preflight is None:
+            return
+        try:
+            preflight(self.settings, opts.spargs)
+        except ArgumentError as error:
+            self._refuse(args[0], error, EXIT_ARGUMENTS)
+        except DatabaseNotReady as error:
+            self._refuse(args[0], error, EXIT_DATABASE)
+
+    @staticmethod
+    def _refuse(spider: str, error: Exception, code: int) -> None:
+        print(f"scrapy crawl {spider}: {error}", file=sys.stderr)
+        sys.exit(code)

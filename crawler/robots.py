@@ -10,19 +10,34 @@ scrapy/scrapy#6802 replaced it.) A cluster worker that takes a batch of requests
 host it has not seen yet hits this at once. By the time the Deferred fires, the
 middleware has stored the host's parser (None after a fetch error), so the rules are
 read from there.
+
+A refusal is raised as RobotsForbidden, so the spider can tell a page the site asked us not
+to fetch from a failed fetch.
 """
 
 from __future__ import annotations
 
 from scrapy import Request
 from scrapy.downloadermiddlewares import robotstxt
+from scrapy.exceptions import IgnoreRequest
 from scrapy.robotstxt import RobotParser
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
 
+class RobotsForbidden(IgnoreRequest):
+    """The host's robots.txt forbids the request: not a failure, the site's wish."""
+
+
 class RobotsTxtMiddleware(robotstxt.RobotsTxtMiddleware):
-    """Scrapy's RobotsTxtMiddleware; every waiting request gets the host's parser."""
+    """Scrapy's RobotsTxtMiddleware; every waiting request gets the host's parser, and a
+    refusal is a RobotsForbidden."""
+
+    def process_request_2(self, rp: RobotParser | None, request: Request) -> None:
+        try:
+            super().process_request_2(rp, request)
+        except IgnoreRequest as refusal:
+            raise RobotsForbidden(*refusal.args) from None
 
     async def robot_parser(self, request: Request) -> RobotParser | None:
         parser = await super().robot_parser(request)

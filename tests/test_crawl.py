@@ -42,7 +42,7 @@ def test_demo_crawl_stores_every_allowed_page_once(pg_url: str, tmp_path: Path) 
     allowed = {path for path, record in truth.items()
                if not record["meta"].get("robots_disallowed")}
     assert paths == allowed
-    assert "Forbidden by robots.txt" in done.stderr
+    assert f"robots.txt of {server.url.removeprefix('http://')} forbids" in done.stderr
     assert " ERROR: " not in done.stderr
     assert not any(tmp_path.glob("**/*.jsonl")), "everything reached the database"
     gbk = [p for p, r in truth.items() if r["encoding"] == "gbk" and r["type"] == "news"][0]

@@ -33,6 +33,7 @@ from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import create_run, push_start_urls
 from crawler.items import CrawledPage
 from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
+from crawler.robots import RobotsForbidden
 from crawler.sources import CrawlTarget, adhoc_source, target_from_source
 from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
 from models.db import session_factory
@@ -66,6 +67,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self.run_id: int | None = None
         self.url_identity: UrlIdentity = DEFAULT_IDENTITY
         self._store_unreadable = False
+        self._robots_hosts: set[str] = set()
 
     @classmethod
     def preflight(cls, settings: BaseSettings, given: Mapping[str, Any]) -> None:
@@ -192,9 +194,13 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         return canonical_or_none(url, self.url_identity)
 
     def on_error(self, failure: Failure) -> None:
-        """Every failed fetch gets one clear log line and an error-kind counter; crawl goes on."""
+        """Every failed fetch gets one clear log line and an error-kind counter; crawl goes on.
+        A request robots.txt forbids is no failure: counted, and logged once per host."""
         kind = failure.type.__name__ if failure.type else "Unknown"
         request = getattr(failure, "request", None)
+        if request is not None and failure.check(RobotsForbidden):
+            self.robots_forbidden(request)
+            return
         response = getattr(failure.value, "response", None)
         if response is not None:
             kind = f"http_{response.status}"
@@ -203,6 +209,17 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self.logger.warning("fetch failed (%s) %s: %s", kind,
                             request.url if request else "?", failure.getErrorMessage())
         self.request_done(meta)
+
+    def robots_forbidden(self, request: scrapy.Request) -> None:
+        """Count a request robots.txt forbids in `robots/forbidden` and settle it; the first
+        one per host is logged (a site's disallowed area is one fact, not one per link)."""
+        self.count(request.meta, "robots/forbidden")
+        host = urlsplit(request.url).netloc
+        if host not in self._robots_hosts:
+            self._robots_hosts.add(host)
+            self.logger.info("robots.txt of %s forbids %s; further pages it forbids are not "
+                             "logged, only counted in robots/forbidden", host, request.url)
+        self.request_done(request.meta)
 
     def item_lost(self, item: CrawledPage, **_: Any) -> None:
         """A page dropped (empty, binary) or broken in a stage is done too."""
@@ -235,8 +252,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
 
     def _finish_run(self, run_id: int, stats: dict[str, Any]) -> None:
         interesting = {k: v for k, v in sorted(stats.items())
-                       if k.split("/")[0] in ("pages", "errors", "template", "records",
-                                              "frontier", "finish_reason")}
+                       if k.split("/")[0] in ("pages", "errors", "robots", "template",
+                                              "records", "frontier", "finish_reason")}
         self.logger.info("crawl run %s finished: %s", run_id, json.dumps(interesting))
         try:
             with session_factory(self.database_url).begin() as session:

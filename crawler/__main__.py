@@ -3,8 +3,9 @@ schema), schedule (push due sources to the shared Redis frontier)."""
 
 from __future__ import annotations
 
-import importlib
 import sys
+
+from pipelines.subcommands import dispatch
 
 COMMANDS = {
     "demo": ("crawler.demo", "main", "serve the demo site, crawl it, print a summary"),
@@ -14,14 +15,8 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in COMMANDS:
-        print("usage: python -m crawler {" + ",".join(COMMANDS) + "} …", file=sys.stderr)
-        for name, (_, _, summary) in COMMANDS.items():
-            print(f"  {name:10} {summary}", file=sys.stderr)
-        return 2
-    module_name, function_name, _ = COMMANDS[argv[0]]
-    return int(getattr(importlib.import_module(module_name), function_name)(argv[1:]) or 0)
+    """Run one command; `--help` lists them all."""
+    return dispatch("python -m crawler", COMMANDS, sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,9 @@ only when called so that one command's heavy imports never slow another.
 
 from __future__ import annotations
 
-import importlib
 import sys
+
+from pipelines.subcommands import dispatch
 
 COMMANDS = {
     "extract": ("pipelines.cli", "extract_main", "process one page, print one JSON object"),
@@ -20,15 +21,8 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in COMMANDS:
-        print("usage: python -m pipelines {" + ",".join(COMMANDS) + "} …", file=sys.stderr)
-        for name, (_, _, summary) in COMMANDS.items():
-            print(f"  {name:16} {summary}", file=sys.stderr)
-        return 2
-    module_name, function_name, _ = COMMANDS[argv[0]]
-    function = getattr(importlib.import_module(module_name), function_name)
-    return int(function(argv[1:]) or 0)
+    """Run one command; `--help` lists them all."""
+    return dispatch("python -m pipelines", COMMANDS, sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

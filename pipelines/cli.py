@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from pipelines.document import load_document
+from pipelines.document import Document, NotHtmlError, load_document
 from pipelines.process import PageResult, process_document
 from pipelines.results import PAGE_TYPES, comment_json, record_json
+from pipelines.subcommands import USAGE_ERROR
 from pipelines.zones import zone_named
 
 
@@ -41,9 +43,26 @@ def result_json(result: PageResult) -> dict[str, Any]:
 
 def process_file(path: Path, url: str | None, sibling: Path | None,
                  forced_type: str | None, zone: ZoneInfo | None = None) -> dict[str, Any]:
-    doc = load_document(path.read_bytes(), url=url, zone=zone)
-    sibling_doc = load_document(sibling.read_bytes(), url=None) if sibling else None
+    """Process the page at `path`; OSError or NotHtmlError name the file that failed."""
+    doc = _load(path, url, zone)
+    sibling_doc = _load(sibling, None, None) if sibling else None
     return result_json(process_document(doc, sibling_doc, forced_type))
+
+
+def _load(path: Path, url: str | None, zone: ZoneInfo | None) -> Document:
+    try:
+        return load_document(path.read_bytes(), url=url, zone=zone)
+    except NotHtmlError as error:
+        raise NotHtmlError(f"{path}: {error}") from None
+
+
+def _input_error(command: str, error: OSError | NotHtmlError) -> int:
+    """One line on stderr for a file that cannot be used (missing, a directory, unreadable,
+    not HTML), and the usage-error exit status: a user's slip is no traceback."""
+    problem = (f"cannot read {error.filename}: {error.strerror}" if isinstance(error, OSError)
+               else str(error))
+    print(f"python -m pipelines {command}: {problem}", file=sys.stderr)
+    return USAGE_ERROR
 
 
 def extract_main(argv: list[str]) -> int:
@@ -56,7 +75,10 @@ def extract_main(argv: list[str]) -> int:
                         help="the zone the site writes its times in (IANA name), where the "
                              "page's domain or language does not settle it")
     args = parser.parse_args(argv)
-    result = process_file(args.page, args.url, args.sibling, args.type, args.timezone)
+    try:
+        result = process_file(args.page, args.url, args.sibling, args.type, args.timezone)
+    except (OSError, NotHtmlError) as error:
+        return _input_error("extract", error)
     print(json.dumps(result, ensure_ascii=False))
     return 0
 
@@ -89,7 +111,11 @@ def batch_main(argv: list[str]) -> int:
                         help='JSONL: {"id", "path", "url"?, "sibling_path"?, "type"?, '
                              '"timezone"?} per line')
     args = parser.parse_args(argv)
-    with args.input.open(encoding="utf-8") as lines:
+    try:
+        lines = args.input.open(encoding="utf-8")
+    except OSError as error:
+        return _input_error("batch", error)
+    with lines:
         for line in lines:
             if line.strip():
                 print(json.dumps(_batch_line(line), ensure_ascii=False), flush=True)

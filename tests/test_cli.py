@@ -1,11 +1,18 @@
-"""`python -m pipelines extract|batch`: the stable interface benchmarks and users script against."""
+"""`python -m pipelines extract|batch`: the stable interface benchmarks and users script
+against; and both command lines' help and errors (one line, no traceback)."""
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import json
+import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = {"page_type", "type_confidence", "title", "author", "published_at", "content_text",
@@ -27,7 +34,11 @@ LISTING = "<html><body><ul>" + "".join(
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipelines", *args], cwd=ROOT,
+    return _run_module("pipelines", *args)
+
+
+def _run_module(package: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", package, *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120, check=False)
 
 
@@ -84,3 +95,63 @@ def test_a_sites_time_zone_is_given_by_name_and_a_wrong_name_is_refused(tmp_path
     assert json.loads(pinned.stdout)["published_at"] == "2024-05-01T10:00:00+02:00"
     wrong = _run("extract", str(page), "--timezone", "Mars/Olympus_Mons")
     assert wrong.returncode == 2 and "unknown time zone 'Mars/Olympus_Mons'" in wrong.stderr
+
+
+@pytest.mark.parametrize("make_path", [lambda tmp: tmp / "nope.html", lambda tmp: tmp],
+                         ids=["missing", "directory"])
+def test_a_page_that_cannot_be_read_is_one_line_and_exit_2(
+        tmp_path: Path, make_path: Callable[[Path], Path]) -> None:
+    path = make_path(tmp_path)
+    done = _run("extract", str(path))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [
+        f"python -m pipelines extract: cannot read {path}: "
+        f"{'No such file or directory' if path != tmp_path else 'Is a directory'}"]
+
+
+@pytest.mark.parametrize("package", ["crawler", "pipelines"])
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_help_lists_every_command_with_a_summary(package: str, flag: str) -> None:
+    done = _run_module(package, flag)
+    assert done.returncode == 0, done.stderr
+    commands = importlib.import_module(f"{package}.__main__").COMMANDS
+    for name, (_, _, summary) in commands.items():
+        assert re.search(rf"^  {re.escape(name)} +{re.escape(summary)}$", done.stdout, re.M)
+
+
+@pytest.mark.parametrize("package", ["crawler", "pipelines"])
+def test_an_unknown_command_is_named_with_the_list_and_exit_2(package: str) -> None:
+    done = _run_module(package, "crawl")
+    assert done.returncode == 2
+    first, *rest = done.stderr.splitlines()
+    assert first == f"python -m {package}: unknown command 'crawl'"
+    assert all(name in "\n".join(rest) for name in
+               importlib.import_module(f"{package}.__main__").COMMANDS)
+
+
+class _Parsed(Exception):
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.parser = parser
+
+
+def _parser_of(module: str, function: str, monkeypatch: pytest.MonkeyPatch
+               ) -> argparse.ArgumentParser:
+    """The argument parser a command builds, caught when it parses (nothing runs)."""
+    def caught(parser: argparse.ArgumentParser, *_: object, **__: object) -> None:
+        raise _Parsed(parser)
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_known_args", caught)
+    with pytest.raises(_Parsed) as parsed:
+        getattr(importlib.import_module(module), function)([])
+    return parsed.value.parser
+
+
+@pytest.mark.parametrize("package", ["crawler", "pipelines"])
+def test_every_option_of_every_command_has_a_help_text(package: str,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    bare = []
+    for name, (module, function, _) in importlib.import_module(
+            f"{package}.__main__").COMMANDS.items():
+        parser = _parser_of(module, function, monkeypatch)
+        bare += [f"{name} {action.option_strings or action.dest}"
+                 for action in parser._actions if not action.help]
+    assert bare == []

@@ -31,10 +31,12 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m pipelines train-labeller")
     parser.add_argument("--data", type=Path, default=Path("../shared/data"),
                         help="folder holding dragnet-dev, article-bench and metadata-dev")
-    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--out", type=Path, default=MODEL_PATH,
+                        help="model JSON to write (default: the shipped model)")
     parser.add_argument("--c1", type=float, default=0.1, help="L1 penalty: sparser model")
     parser.add_argument("--c2", type=float, default=0.01, help="L2 penalty")
-    parser.add_argument("--max-iterations", type=int, default=200)
+    parser.add_argument("--max-iterations", type=int, default=200,
+                        help="stop the CRF training after this many iterations")
     parser.add_argument("--min-weight", type=float, default=0.05,
                         help="drop attributes whose weights are all smaller than this")
     return parser.parse_args(argv)

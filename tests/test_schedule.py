@@ -335,8 +335,17 @@ def test_a_database_never_migrated_says_to_migrate(empty_pg_url: str,
     once = _schedule("--once", **env)
     assert once.returncode == 1 and once.stdout == ""
     [line] = once.stderr.splitlines()
-    assert line == (f"schedule: the database {empty_pg_url} has no crawler schema (never "
-                    "migrated): run `python -m crawler migrate` on it")
+    assert line == (f"schedule: the database {empty_pg_url} has no schema: "
+                    "run `python -m crawler migrate`")
     running = _schedule("--every", "0.3", **env)  # no retry mends that: it stops
     assert running.returncode == 1 and "Traceback" not in running.stderr
     assert running.stderr.splitlines()[-1].endswith(line.removeprefix("schedule: "))
+
+
+def test_a_database_behind_the_code_says_to_migrate(empty_pg_url: str,
+                                                    schedule_redis: str) -> None:
+    command.upgrade(alembic_config(empty_pg_url), "0001")
+    once = _schedule("--once", DATABASE_URL=empty_pg_url, REDIS_URL=schedule_redis)
+    assert once.returncode == 1 and once.stdout == ""
+    [line] = once.stderr.splitlines()
+    assert "at schema revision 0001, behind" in line and "python -m crawler migrate" in line

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from croniter import croniter
 from redis import Redis, RedisError
-from sqlalchemy import inspect, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 from tzlocal import get_localzone
@@ -35,6 +35,7 @@ from crawler.cluster.runs import push_start_urls
 from crawler.sources import target_of
 from models.crawl import Source
 from models.db import session_factory
+from models.schema import DatabaseNotReady, DatabaseUnreachable, check_schema, shown_url
 from models.store import start_run
 from pipelines.zones import zone_named
 
@@ -53,10 +54,6 @@ class Started(NamedTuple):
 
 class Unavailable(Exception):
     """Redis or the database cannot be reached; the message is one line, worth a retry."""
-
-
-class SchemaMissing(Exception):
-    """The database was never migrated; no retry will help until someone migrates it."""
 
 
 def source_zone(source: Source, local_zone: tzinfo) -> tzinfo:
@@ -138,21 +135,19 @@ def schedule_due(sessions: sessionmaker[Session], server: Redis, now: datetime |
 
 def check(sessions: sessionmaker[Session], server: Redis) -> list[Started]:
     """One round: Redis and the schema checked first, then due sources started. Raises
-    Unavailable or SchemaMissing with a one-line message."""
-    database = sessions.kw["bind"].url.render_as_string(hide_password=True)
+    Unavailable (worth a retry) or DatabaseNotReady (a schema to migrate), one line each."""
+    url = sessions.kw["bind"].url.render_as_string(hide_password=False)
     try:
         server.ping()
-        with sessions() as session:
-            if not inspect(session.connection()).has_table(Source.__tablename__):
-                raise SchemaMissing(f"the database {database} has no crawler schema (never "
-                                    "migrated): run `python -m crawler migrate` on it")
+        check_schema(url)
         return schedule_due(sessions, server)
     except RedisError as error:
         raise Unavailable(f"cannot reach Redis at {_redis_address(server)}: "
                           f"{_first_line(error)}") from error
-    except OperationalError as error:
-        raise Unavailable(f"cannot reach the database {database}: "
-                          f"{_first_line(error.orig)}") from error
+    except (DatabaseUnreachable, OperationalError) as error:
+        cause = error.__cause__ if isinstance(error, DatabaseUnreachable) else error
+        raise Unavailable(f"cannot reach the database {shown_url(url)}: "
+                          f"{_first_line(getattr(cause, 'orig', None) or cause)}") from error
 
 
 def report(started: list[Started]) -> str:
@@ -222,7 +217,7 @@ def main(argv: list[str]) -> int:
     if args.once:
         try:
             print(report(check(sessions, server)))
-        except (Unavailable, SchemaMissing) as error:
+        except (Unavailable, DatabaseNotReady) as error:
             print(f"schedule: {error}", file=sys.stderr)
             return 1
         return 0
@@ -241,7 +236,7 @@ def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float) -
             started = check(sessions, server)
         except Unavailable as error:
             logger.warning("%s; retrying in %g s", error, every)
-        except SchemaMissing as error:
+        except DatabaseNotReady as error:
             logger.error("%s", error)
             return 1
         else:

@@ -9,6 +9,9 @@ changed page. Dump before, dump after, compare:
 `dump` runs `extract_article` on every page of the three sets (loaded as bench.articles
 loads them) with one fixed fetch time, so that relative dates ("3 hours ago") do not move
 with the clock, and writes one JSON line per page with every field of the result.
+`dump --route full` runs the whole page route instead (`process_document`: the page-type
+decision, then the article or the list records and next page), on those sets, the
+page-type set and every HTML page of the real sites: the check a move of code must pass.
 `compare` prints how many pages differ and the first differences; exit code 1 if any.
 """
 
@@ -22,9 +25,11 @@ from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench.articles import SETS, load_set
+from bench.articles import SETS, SHARED, load_set
 from pipelines.article import extract_article
+from pipelines.cli import result_json
 from pipelines.document import load_document
+from pipelines.process import process_document
 
 FETCHED_AT = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
 SHOWN_DIFFERENCES = 10
@@ -40,9 +45,32 @@ def _outputs(sets: list[str]) -> Iterator[dict]:
             yield {"page": f"{set_name}/{page_id}", **json.loads(json.dumps(article, default=str))}
 
 
-def dump(path: Path, sets: list[str]) -> int:
+def _pages_beyond_the_article_sets() -> Iterator[tuple[str, bytes, str | None]]:
+    """(name, HTML, URL) of the page-type set's pages and of every real site's HTML page."""
+    pagetype = SHARED / "data" / "pagetype"
+    labels = json.loads((pagetype / "labels.json").read_text(encoding="utf-8"))
+    for name in sorted(labels):
+        yield f"pagetype/{name}", (pagetype / "html" / name).read_bytes(), labels[name].get("url")
+    for site in sorted((SHARED / "data" / "realsites").glob("*/root")):
+        for page in sorted(site.rglob("*.htm*")):
+            path = page.relative_to(site).as_posix()
+            yield (f"realsites/{site.parent.name}/{path}", page.read_bytes(),
+                   f"http://127.0.0.1:8000/{path}")
+
+
+def _full_outputs(sets: list[str]) -> Iterator[dict]:
+    """The whole route's JSON (the `extract` command's fields) for every page."""
+    pages = ((f"{name}/{page_id}", html, truth.get("url"))
+             for name in sets for page_id, html, truth in load_set(name, None))
+    for page, html, url in (*pages, *_pages_beyond_the_article_sets()):
+        doc = load_document(html, url=url, fetched_at=FETCHED_AT)
+        yield {"page": page, **result_json(process_document(doc))}
+
+
+def dump(path: Path, sets: list[str], route: str = "article") -> int:
+    rows = _full_outputs(sets) if route == "full" else _outputs(sets)
     with path.open("w", encoding="utf-8") as out:
-        for row in _outputs(sets):
+        for row in rows:
             out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
     return 0
 
@@ -77,12 +105,15 @@ def main(argv: list[str] | None = None) -> int:
     dumping = commands.add_parser("dump", help="write the route's outputs as JSON lines")
     dumping.add_argument("out", type=Path)
     dumping.add_argument("--sets", nargs="+", default=list(SETS), choices=SETS)
+    dumping.add_argument("--route", choices=("article", "full"), default="article",
+                         help="the article route alone, or the whole page route on every "
+                              "shared page (page type, article or records)")
     comparing = commands.add_parser("compare", help="pages whose outputs differ")
     comparing.add_argument("first", type=Path)
     comparing.add_argument("second", type=Path)
     args = parser.parse_args(argv)
     if args.command == "dump":
-        return dump(args.out, args.sets)
+        return dump(args.out, args.sets, args.route)
     return compare(args.first, args.second)
 
 

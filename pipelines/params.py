@@ -117,6 +117,10 @@ class DensityParams:
     max_link_share: float = 0.8
 
 
+# --- article route (body, boilerplate, comments, metadata, dates) ---
+
+# --- page type, records, template diff, node labelling, documents ---
+
 NOISE_FILTER = NoiseFilterParams()
 RECORD_MINING = RecordMiningParams()
 TEMPLATE_DIFF = TemplateDiffParams()

@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 demo: install
-	$(PY) -m crawler demo
+	$(PY) -m tests.demosite.demo
 
 test: install
 	$(PY) -m pytest -q -p no:cacheprovider

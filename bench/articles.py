@@ -164,7 +164,7 @@ def _systems(names: list[str], variants: bool) -> dict[str, Callable[[bytes, str
 
 def load_demo_site() -> list[tuple[str, bytes, dict]]:
     """The demo site's article pages, their truth under the shared sets' keys."""
-    from crawler.demosite.site import Site
+    from tests.demosite.site import Site
 
     site = Site()
     pages = []

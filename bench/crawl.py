@@ -40,10 +40,10 @@ from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
-from crawler.demosite import DemoServer, SiteConfig
 from crawler.migrate import upgrade
 from models import Page, Source
 from models.db import PROJECT_ROOT, session_factory
+from tests.demosite import DemoServer, SiteConfig
 
 REDIS = "redis://127.0.0.1:6379/8"
 LOCK = Path(gettempdir()) / "bench-crawl.lock"  # held for a whole run: see _exclusive

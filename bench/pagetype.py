@@ -172,7 +172,7 @@ def unsure_report(truth: Sequence[str], ranked: Sequence[list[tuple[str, float]]
 
 def demo_report(model: PageTypeModel, params: PageTypeParams) -> None:
     """The model on the demo site, which no model is trained on."""
-    from crawler.demosite import Site  # the crawler package is only needed for this check
+    from tests.demosite import Site  # the demo site (a test fixture) is only needed here
 
     site = Site()
     truth, predicted = [], []

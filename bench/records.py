@@ -98,7 +98,7 @@ def run_page(name: str, label: dict) -> Tally:
 
 def demo_site() -> tuple[Tally, int, int]:
     """All list pages of the generated demo site; also (next pages right, next pages due)."""
-    from crawler.demosite.site import Site  # the demo site is a bench input, not a dependency
+    from tests.demosite.site import Site  # the demo site is a bench input, not a dependency
 
     site, total, right, due = Site(), Tally(), 0, 0
     for path, truth in site.ground_truth().items():

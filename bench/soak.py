@@ -20,8 +20,8 @@ from tempfile import TemporaryDirectory
 from redis import Redis
 
 from bench.crawl import scrapy_process, site_config
-from crawler.demosite import DemoServer
 from crawler.migrate import upgrade
+from tests.demosite import DemoServer
 
 REDIS = "redis://127.0.0.1:6379/9"
 SAMPLE_SECONDS = 1.0

@@ -17,12 +17,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bench.crawl import _drop_database, _fresh_database
-from crawler.demosite import DemoServer
 from models.db import session_factory
 from models.store import save_pages
 from pipelines.document import load_document
 from pipelines.process import process_document
 from pipelines.stored import FetchFacts, stored_page
+from tests.demosite import DemoServer
 
 
 def demo_records() -> list[dict[str, Any]]:

@@ -62,7 +62,7 @@ def _dragnet() -> tuple[dict[str, str], dict[str, Path], dict[str, str]]:
 
 def _demosite() -> tuple[dict[str, str], dict[str, bytes], dict[str, str]]:
     """Detail pages of the demo site (news, forum, blog); 'host' is the page template."""
-    from crawler.demosite.site import Site
+    from tests.demosite.site import Site
 
     site = Site()
     truth = {p: r for p, r in site.ground_truth().items() if r["type"] in ("news", "forum", "blog")}

@@ -1,1 +1,1 @@
-"""Scrapy project: settings, spiders, middlewares, the demo site."""
+"""Scrapy project: settings, spiders, middlewares."""

@@ -1,5 +1,5 @@
-"""`python -m crawler COMMAND`: demo (crawl the local demo site), migrate (create/upgrade the
-schema), schedule (push due sources to the shared Redis frontier)."""
+"""`python -m crawler COMMAND`: migrate (create/upgrade the schema), schedule (push due sources
+to the shared Redis frontier). The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import sys
 from pipelines.subcommands import dispatch
 
 COMMANDS = {
-    "demo": ("crawler.demo", "main", "serve the demo site, crawl it, print a summary"),
     "migrate": ("crawler.migrate", "main", "bring the database schema to the latest version"),
     "schedule": ("crawler.cluster.schedule", "main", "start runs of due sources (Redis mode)"),
 }

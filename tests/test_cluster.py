@@ -25,10 +25,10 @@ from crawler.cluster.politeness import POLL_SECONDS, SPARE_SECONDS, DomainLeases
 from crawler.cluster.queue import AckPriorityQueue
 from crawler.cluster.runs import create_run, push_start_urls
 from crawler.cluster.schedule import schedule_due
-from crawler.demosite import DemoServer
 from models import CrawlRun, Source
 from models.db import session_factory
 from tests.crawling import ROOT, stored
+from tests.demosite import DemoServer
 
 CLUSTER_REDIS = "redis://127.0.0.1:6379/7"  # a database of its own, flushed per test
 FAST = ["-s", "CLUSTER_HEARTBEAT_SECONDS=1", "-s", "AUTOTHROTTLE_ENABLED=False",

@@ -20,7 +20,6 @@ from scrapy.utils.test import get_crawler
 from sqlalchemy.engine import make_url
 
 from crawler import settings
-from crawler.demosite import DemoServer
 from crawler.items import CrawledPage
 from crawler.logformatter import PageLogFormatter
 from crawler.meta_refresh import HEAD_BYTES, MetaRefreshMiddleware, may_refresh
@@ -29,6 +28,7 @@ from crawler.stats import StatsCollector
 from pipelines.journal import read_segment
 from pipelines.persist import store_journal_root
 from tests.crawling import ROOT, latest_run_stats, run_crawl, stored
+from tests.demosite import DemoServer
 from tests.tcp_proxy import TcpProxy
 
 
@@ -218,7 +218,7 @@ def test_revisit_after_new_articles_fetches_only_the_new_detail_pages(pg_url: st
 def test_the_demo_command_crawls_into_the_embedded_default_and_reports(tmp_path: Path) -> None:
     """`make demo`, the README's first command: SQLite, the local site, a readable report."""
     done = subprocess.run(
-        [sys.executable, "-m", "crawler", "demo", "--database-url",
+        [sys.executable, "-m", "tests.demosite.demo", "--database-url",
          f"sqlite:///{tmp_path / 'demo.sqlite3'}", "-s", f"JOURNAL_DIR={tmp_path / 'journal'}"],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -238,7 +238,7 @@ def test_the_demo_uses_its_own_store_emptied_per_run(pg_url: str, tmp_path: Path
     """Neither an exported DATABASE_URL nor an earlier demo run mixes with a demo's pages."""
     env = {**os.environ, "DATABASE_URL": pg_url, "JOURNAL_DIR": str(tmp_path)}
     for _ in range(2):
-        done = subprocess.run([sys.executable, "-m", "crawler", "demo"], cwd=ROOT, env=env,
+        done = subprocess.run([sys.executable, "-m", "tests.demosite.demo"], cwd=ROOT, env=env,
                               capture_output=True, text=True, timeout=300, check=False)
         assert done.returncode == 0, done.stderr[-3000:]
     crawled = int(re.search(r"^Crawled (\d+) pages", done.stdout, re.M).group(1))

@@ -14,7 +14,6 @@ from redis import Redis
 from sqlalchemy import select
 
 from crawler.arguments import ACCEPTED, ArgumentError, SpiderArguments
-from crawler.demosite import DemoServer
 from models import Page, Source
 from models.db import session_factory
 from models.schema import (
@@ -25,6 +24,7 @@ from models.schema import (
     check_schema,
 )
 from tests.crawling import ROOT, run_crawl, run_spider
+from tests.demosite import DemoServer
 
 WORKER_REDIS = "redis://127.0.0.1:6379/12"
 DEAD_DATABASE = "postgresql+psycopg2://crawler:secret@127.0.0.1:1/opinion"

@@ -13,10 +13,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from crawler.demosite import DemoServer, Site, SiteConfig
-from crawler.demosite.__main__ import main
-from crawler.demosite.faults import FAULTS, HUGE_BYTES, Faults
-from crawler.demosite.layout import NAV
+from tests.demosite import DemoServer, Site, SiteConfig
+from tests.demosite.__main__ import main
+from tests.demosite.faults import FAULTS, HUGE_BYTES, Faults
+from tests.demosite.layout import NAV
+from tests.test_cli import _parser_of
 
 HREF = re.compile(r'(?:href|src)="([^"]+)"')
 
@@ -230,3 +231,11 @@ def test_answers_on_a_kept_alive_connection_do_not_wait_for_delayed_acks() -> No
         elapsed = time.monotonic() - began
         connection.close()
     assert elapsed < 0.5, f"{len(paths)} answers on one connection took {elapsed:.2f} s"
+
+
+def test_every_option_of_the_demo_command_has_a_help_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`make demo`'s command, checked as every `python -m crawler` command is (test_cli)."""
+    parser = _parser_of("tests.demosite.demo", "main", monkeypatch)
+    assert [action.option_strings or action.dest
+            for action in parser._actions if not action.help] == []

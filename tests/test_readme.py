@@ -23,7 +23,7 @@ import pytest
 from redis import Redis
 from sqlalchemy import create_engine, text
 
-from crawler.demosite import DemoServer
+from tests.demosite import DemoServer
 from tests.test_cli import ARTICLE, LISTING
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,9 +15,9 @@ from scrapy.http import TextResponse
 from scrapy.utils.test import get_crawler
 
 from crawler import settings
-from crawler.demosite import DemoServer
 from crawler.robots import RobotsTxtMiddleware
 from tests.crawling import latest_run_stats, run_crawl
+from tests.demosite import DemoServer
 
 ROBOTS = b"User-agent: *\nDisallow: /admin/\n"
 

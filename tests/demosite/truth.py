@@ -7,8 +7,8 @@ Every record has the same keys (see `_record`); kind-specific extras live in "me
 
 from __future__ import annotations
 
-from crawler.demosite import formats as f
-from crawler.demosite.catalog import BOARD_BY_TOPIC, CHINA_TZ, Item
+from tests.demosite import formats as f
+from tests.demosite.catalog import BOARD_BY_TOPIC, CHINA_TZ, Item
 
 
 def _record(url: str, page_type: str, template: str, lang: str, **fields: object) -> dict:

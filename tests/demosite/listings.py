@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from crawler.demosite.catalog import Section
-from crawler.demosite.layout import SITE_NAME, ad, document, esc, link_box, pager
-from crawler.demosite.templates import BLOG_NAME
+from tests.demosite.catalog import Section
+from tests.demosite.layout import SITE_NAME, ad, document, esc, link_box, pager
+from tests.demosite.templates import BLOG_NAME
 
 if TYPE_CHECKING:
-    from crawler.demosite.site import ListPage
+    from tests.demosite.site import ListPage
 
 Links = list[tuple[str, str]]
 

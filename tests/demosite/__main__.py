@@ -8,12 +8,12 @@ import json
 import sys
 from pathlib import Path
 
-from crawler.demosite.server import DemoServer
-from crawler.demosite.site import Site
+from tests.demosite.server import DemoServer
+from tests.demosite.site import Site
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m crawler.demosite", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m tests.demosite", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve the site until killed")
     serve.add_argument("--port", type=int, required=True)

@@ -11,7 +11,7 @@ import re
 from functools import cache
 from random import Random
 
-from crawler.demosite import banks as b
+from tests.demosite import banks as b
 
 _ZH_NEWS_SENTENCES = (
     "{when}，{org}{act}{obj}工作，{result}。",

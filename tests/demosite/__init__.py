@@ -3,9 +3,9 @@
 Used by `make demo`, the end-to-end crawl tests and the benchmarks; standard library only.
 """
 
-from crawler.demosite.catalog import SiteConfig
-from crawler.demosite.faults import FAULTS
-from crawler.demosite.server import DemoServer
-from crawler.demosite.site import Page, Site
+from tests.demosite.catalog import SiteConfig
+from tests.demosite.faults import FAULTS
+from tests.demosite.server import DemoServer
+from tests.demosite.site import Page, Site
 
 __all__ = ["FAULTS", "DemoServer", "Page", "Site", "SiteConfig"]

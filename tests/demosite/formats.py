@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
-from crawler.demosite.banks import EN_MONTHS
-from crawler.demosite.catalog import CHINA_TZ, SECTION_BY_KEY, Item
+from tests.demosite.banks import EN_MONTHS
+from tests.demosite.catalog import CHINA_TZ, SECTION_BY_KEY, Item
 
 SNIPPET_CHARS = {"zh": 60, "en": 150}
 

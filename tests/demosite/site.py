@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from random import Random
 from xml.sax.saxutils import escape as xml_escape
 
-from crawler.demosite import listings, templates
-from crawler.demosite import truth as t
-from crawler.demosite.catalog import BOARDS, SECTIONS, Catalog, Item, SiteConfig
-from crawler.demosite.layout import AD_IMAGE, STYLESHEET
-from crawler.demosite.templates import BLOG_NAME
+from tests.demosite import listings, templates
+from tests.demosite import truth as t
+from tests.demosite.catalog import BOARDS, SECTIONS, Catalog, Item, SiteConfig
+from tests.demosite.layout import AD_IMAGE, STYLESHEET
+from tests.demosite.templates import BLOG_NAME
 
 HTML_UTF8 = "text/html; charset=utf-8"
 HTML_NO_CHARSET = "text/html"

@@ -14,9 +14,9 @@ from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
-from crawler.demosite.catalog import Catalog, SiteConfig
-from crawler.demosite.faults import Faults, Response
-from crawler.demosite.site import Site
+from tests.demosite.catalog import Catalog, SiteConfig
+from tests.demosite.faults import Faults, Response
+from tests.demosite.site import Site
 
 NOT_FOUND = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>404 页面不存在</title>'
              "</head><body><h1>404</h1><p>您访问的页面不存在。</p>"

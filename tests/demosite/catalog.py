@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from random import Random
 
-from crawler.demosite import content as c
+from tests.demosite import content as c
 
 CHINA_TZ = timezone(timedelta(hours=8), "CST")
 # Edition 0 ends here; edition N covers the N-th day after it.

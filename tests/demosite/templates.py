@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from zlib import crc32
 
-from crawler.demosite import formats as f
-from crawler.demosite.catalog import BLOG_CATEGORIES, BOARD_BY_TOPIC, SECTION_BY_KEY, Item
-from crawler.demosite.content import zh_signature
-from crawler.demosite.layout import (
+from tests.demosite import formats as f
+from tests.demosite.catalog import BLOG_CATEGORIES, BOARD_BY_TOPIC, SECTION_BY_KEY, Item
+from tests.demosite.content import zh_signature
+from tests.demosite.layout import (
     META_GBK,
     SITE_NAME,
     ad,

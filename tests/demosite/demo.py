@@ -1,4 +1,4 @@
-"""`python -m crawler demo` (`make demo`): crawl the project's own demo site, offline.
+"""`make demo` (`python -m tests.demosite.demo`): crawl the project's own demo site, offline.
 
 Serves the generated site on 127.0.0.1, runs `scrapy crawl site` against it into the
 demo's own SQLite file (emptied first, so runs never pile up or reach a real store;
@@ -19,12 +19,12 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from crawler.demosite import DemoServer
 from crawler.migrate import upgrade
 from models import Article, Comment, CrawlRun, ListRecord, Page
 from models.db import PROJECT_ROOT, session_factory
 from pipelines.persist import DEFAULT_JOURNAL_ROOT, store_journal_root
 from pipelines.results import ARTICLE_TYPES
+from tests.demosite import DemoServer
 
 DEMO_SQLITE = PROJECT_ROOT / "var" / "demo.sqlite3"
 DIFFERENCES_SHOWN = 20  # pages listed per kind of difference; the rest are counted
@@ -120,7 +120,7 @@ def demo_database(explicit: str | None) -> str:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m crawler demo",
+        prog="python -m tests.demosite.demo",
         description="Serve the generated demo site on 127.0.0.1, crawl it with `scrapy crawl "
                     "site` and compare what was stored with the site's ground truth. Other "
                     "arguments (-s NAME=VALUE, -a NAME=VALUE) go to scrapy.")
@@ -137,3 +137,7 @@ def main(argv: list[str]) -> int:
         truth = server.site.ground_truth()
     print(summarise(database_url, truth, server.url, seconds))
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,4 +1,4 @@
-"""Article extraction benchmark: our route against trafilatura and readability-lxml, same pages.
+"""Article extraction benchmark: our route against trafilatura, readability-lxml and GNE.
 
     .venv/bin/python -m bench.articles [--limit N]
                                        [--sets article-bench dragnet-dev metadata-dev demo-site

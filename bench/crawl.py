@@ -208,8 +208,8 @@ def pipeline_rate(workers: int, admin_url: str, expected: int, logs: Path,
                                  logs / f"w-start-{workers}.log")
         pids = [process.pid for process in [starter, *helpers]]
         _wait(lambda: sum(server.hits.values()) > 0)
-        # light polling: the workers need the CPU (a count over the growing table costs
-        # PostgreSQL ≈ 0.4 ms a time)
+        # light polling: the workers need the CPU (each count over the growing table is
+        # PostgreSQL work the crawl is charged with)
         seconds, steady, cpu, reactor = _measure(pids, stored, expected, every=0.1)
         for process in [starter, *helpers]:
             process.wait(timeout=120)

@@ -1,10 +1,11 @@
-"""S0 node-labelling benchmark (issue 3): `python -m bench.labelling [--data D --model M]`.
+"""Node-labelling benchmark (issue 3): `python -m bench.labelling [--data D --model M]`.
 
 Scores the shipped CRF on the held-out sites (pipelines.labelling.corpus: no site
 on both sides of the split): per-label block-level precision/recall/F1, overall
 and per data set (only metadata-dev has hand-made title/author/date truth; the
-others' come from the page's own <head>). Also reports what the T1–T5 noise
-filter keeps of the true body, and the cost of labelling a parsed page.
+others' come from the page's own <head>). Also reports what the noise
+filter (`NoiseFilterParams`, thresholds T1–T5) keeps of the true body, and the cost of
+labelling a parsed page.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def filter_figures(pages: list[tuple[Document, str]], params: NoiseFilterParams)
 
 
 def filter_report(pages: list[Page]) -> None:
-    """Body kept and noise dropped by the T1–T5 filter, for the shipped T3/T5 and neighbours."""
+    """Body kept and noise dropped by the noise filter: the shipped form-character ratio (T3)
+    and characters per link (T5), and their neighbours."""
     with_body = [(load_document(p.path.read_bytes()), squash(p.record["articleBody"]))
                  for p in pages if p.record.get("articleBody")]
     unfiltered = filter_figures(with_body, NO_FILTER)

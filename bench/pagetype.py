@@ -80,7 +80,7 @@ def report(title: str, truth: Sequence[str], predicted: Sequence[str]) -> None:
 
 def seed_report(truth: Sequence[str], decisions: dict[int, list[str]]) -> None:
     """Full-decision figures per fold seed and their mean: one seed's split moves macro-F1
-    by a few hundredths with 5 forum and 13 'other' pages, so goals are read off the mean."""
+    visibly, the forum and 'other' classes having few pages, so goals are read off the mean."""
     print("\n## full decision per fold seed: macro-F1, F1 " + " / ".join(PAGE_TYPES)
           + ", list precision")
     rows = []
@@ -129,7 +129,7 @@ def timing(pages: Sequence[LabelledPage], model: PageTypeModel, html_dir: Path,
     Two figures: "warm" classifies a tree just parsed and cleaned from the same bytes, as the
     pipeline does (page type runs right after the clean stage); "cold" classifies the tree
     parsed at start-up, whose nodes have left the CPU caches by then (the first walk over it
-    pays the cache misses: about +0.5 ms a page here)."""
+    pays the cache misses)."""
     raws = [(html_dir / page.name).read_bytes() for page in pages]
     parse, cold, warm = ([np.inf] * len(pages) for _ in range(3))
 
@@ -233,7 +233,7 @@ def push_report(model: PageTypeModel, pages: Sequence[LabelledPage],
     """Why the classifier keeps article pages off the article route: for each wrong type,
     the features that push hardest towards it, averaged over the pages it took (the
     share of those pages a feature pushes at all in brackets). Read over many sites'
-    pages, not one page's (docs/BENCHMARKS.md, page type)."""
+    pages, not one page's (docs/CHANGELOG.md, page type)."""
     for kind in ("list", FALLBACK_TYPE):
         taken = [page for page, d in zip(pages, decisions, strict=True)
                  if d.page_type == kind and d.decided_by == "classifier"]

@@ -1,4 +1,4 @@
-"""Benchmark S2: article body F1 with and without a same-site sibling, and its cost.
+"""Template-diff benchmark: article body F1 with and without a same-site sibling, and its cost.
 
 Run: .venv/bin/python -m bench.template_diff
 

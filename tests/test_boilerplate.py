@@ -2,18 +2,16 @@
 
 import lxml.html
 
-from pipelines.boilerplate import (
-    _NOISE,
+from pipelines.article.boilerplate import _NOISE, find_noise, is_named_noise
+from pipelines.article.comments import repeated_groups
+from pipelines.article.markup import (
     Coverage,
     Markup,
-    find_noise,
     hint_words,
-    is_named_noise,
     named_rows,
     outermost,
     read_markup,
 )
-from pipelines.comments import repeated_groups
 
 PAGE = """<html><body>
 <div id="a"><p id="a1">one</p><div id="a2"><span id="a21">two</span></div></div>

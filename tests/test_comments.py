@@ -7,16 +7,15 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from pipelines.article import extract_article
-from pipelines.boilerplate import Markup, read_markup
-from pipelines.comments import (
+from pipelines.article.comments.items import _innermost, parse_item
+from pipelines.article.comments.sections import (
     _SECTION,
     _SECTION_STEMS,
     _field_holders,
-    _innermost,
     _items,
     _section_names,
-    parse_item,
 )
+from pipelines.article.markup import Markup, read_markup
 from pipelines.document import load_document
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)

@@ -7,8 +7,8 @@ from email import _parseaddr
 
 import pytest
 
-from pipelines import dates
-from pipelines.dates import _may_be_rfc2822, find_date, parse_date
+from pipelines.article.dates import parse as dates
+from pipelines.article.dates.parse import _may_be_rfc2822, find_date, parse_date
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
 

@@ -2,7 +2,7 @@
 
 Declared values beat anything guessed from the page, so metadata extraction reads
 these first. This module only collects raw strings; normalising dates and
-choosing between sources happens in `pipelines.metadata`.
+choosing between sources happens in `pipelines.article.metadata`.
 """
 
 from __future__ import annotations

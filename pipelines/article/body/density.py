@@ -20,7 +20,7 @@ from itertools import chain
 
 import lxml.html
 
-from pipelines.boilerplate import Markup, read_markup
+from pipelines.article.markup import Markup, read_markup
 from pipelines.clean import NOT_PAGE_TEXT
 from pipelines.params import DENSITY, DensityParams
 

@@ -14,9 +14,9 @@ from urllib.parse import urljoin, urlsplit
 import lxml.html
 from lxml import etree
 
-from pipelines.boilerplate import Markup, hint_words
-from pipelines.page_text import clean, fold, hint_test, host_keys, name_key, text_of
-from pipelines.structured import Declared
+from pipelines.article.markup import Markup, hint_words
+from pipelines.article.metadata.structured import Declared
+from pipelines.page_text import clean, fold, hint_test, host_keys, is_inside, name_key, text_of
 
 # Separators between a headline and the site name in <title> and og:title.
 _TITLE_SPLIT = re.compile(
@@ -123,16 +123,6 @@ def _words(text: str) -> set[str]:
 def _overlaps(h1: str, other: str) -> bool:
     mine, theirs = _words(h1), _words(other)
     return bool(mine) and len(mine & theirs) >= 0.5 * len(mine | theirs)
-
-
-def is_inside(inner: str, outer: str) -> bool:
-    """`inner` within `outer` as whole words ("Joghurt" is not inside "Joghurts")."""
-    inner, outer = fold(inner), fold(outer)
-    at = outer.find(inner)
-    if not inner or at < 0:
-        return False
-    before, after = outer[at - 1: at], outer[at + len(inner): at + len(inner) + 1]
-    return not any(c.isalnum() and c < "\u3000" for c in before + after)
 
 
 def _find_ignoring_case(part: str, text: str) -> int:

@@ -12,6 +12,7 @@ import lxml.html
 from pipelines.article.body.density import NodeStats
 from pipelines.article.markup import Markup
 from pipelines.page_text import clean, hint_test, is_inside, text_of
+from pipelines.params import PAGE_BLOCKS, PageBlockParams
 
 _BYLINE_WORDS = ("author", "byl", "writer", "reporter", "zuozhe", "作者")  # "byl": byline, byl
 _BYLINE_HINT = re.compile("|".join(_BYLINE_WORDS), re.I)
@@ -21,13 +22,8 @@ _DATE_HINT = re.compile(r"date|datum|fecha|time|publish|posted|pubtime|meta|info
 _COMMENT_HINT = re.compile(r"comment|kommentar|reply|replies|respond|discuss|disqus", re.I)
 _BYLINE_TAGS = frozenset({"span", "div", "p", "a", "time", "li", "em", "strong", "address",
                           "small", "font", "td", "b", "i", "cite"})
-MAX_BYLINE_CHARS = 80
-MAX_RAW_CHARS = 800  # a byline block's text with its layout whitespace
-BLOCKS_BEFORE_TITLE = 150  # kickers, meta lines and breadcrumbs above the headline
-BLOCKS_AFTER_TITLE = 400
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _ROW_TAGS = _BYLINE_TAGS | _HEADINGS
-NO_HEADLINE = -(BLOCKS_BEFORE_TITLE + 1)  # without a headline every block counts as above it
 _NOTHING_COUNTED: Mapping = MappingProxyType({})
 
 
@@ -39,24 +35,27 @@ class Block:
     density pass's counters, tells the long blocks (see _read).
     """
 
-    __slots__ = ("element", "since_title", "hint", "shut", "named", "_counted", "_marked",
+    __slots__ = ("element", "since_title", "hint", "shut", "named", "_counted", "_params",
+                 "_marked",
                  "_text", "_head")
 
     def __init__(self, element: lxml.html.HtmlElement, since_title: int, hint: str,
                  shut: bool, named: bool = False,
-                 counted: Mapping[lxml.html.HtmlElement, NodeStats] = _NOTHING_COUNTED) -> None:
+                 counted: Mapping[lxml.html.HtmlElement, NodeStats] = _NOTHING_COUNTED,
+                 params: PageBlockParams = PAGE_BLOCKS) -> None:
         self.element = element
         self.since_title = since_title  # 1 = the first block after the headline, < 0 above it
         self.hint = hint  # class and id words
         self.shut = shut  # inside a removed block: read only as a marked byline, never a date
         self.named = named  # the class and id words name a byline
         self._counted = counted
+        self._params = params
         self._marked: bool | None = None
         self._head: str | None | bool = False  # False until the text is read
 
     @property
     def text(self) -> str | None:
-        """The cleaned text; None when empty or longer than MAX_BYLINE_CHARS."""
+        """The cleaned text; None when empty or longer than `max_byline_chars`."""
         if self._head is False:
             self._read()
         return self._text
@@ -80,17 +79,17 @@ class Block:
         return self._marked
 
     def _read(self) -> None:
-        """Text and head. An element with more counted characters than MAX_RAW_CHARS is not
+        """Text and head. An element with more counted characters than `max_raw_chars` is not
         read: long blocks (the article's containers) were a tenth of the blocks read and
         nine tenths of the characters (0.27 M instructions a page)."""
-        counted = self._counted.get(self.element)
-        if counted is not None and counted.chars > MAX_RAW_CHARS:
+        counted, params = self._counted.get(self.element), self._params
+        if counted is not None and counted.chars > params.max_raw_chars:
             self._text = self._head = None
             return
         raw = text_of(self.element)  # a long text is not cleaned: that is costly
-        text = clean(raw) if len(raw) <= MAX_RAW_CHARS else None
-        self._text = text if text and len(text) <= MAX_BYLINE_CHARS else None
-        self._head = None if self._text or not text else text[:MAX_BYLINE_CHARS]
+        text = clean(raw) if len(raw) <= params.max_raw_chars else None
+        self._text = text if text and len(text) <= params.max_byline_chars else None
+        self._head = None if self._text or not text else text[:params.max_byline_chars]
 
 
 _names_byline = hint_test(_BYLINE_HINT)
@@ -174,19 +173,22 @@ def _named_heading(tag: str, hint: str) -> bool:
 
 
 def page_blocks(markup: Markup, removed: Collection, title: str | None = None,
-                counted: Mapping[lxml.html.HtmlElement, NodeStats] | None = None) -> list[Block]:
+                counted: Mapping[lxml.html.HtmlElement, NodeStats] | None = None,
+                params: PageBlockParams = PAGE_BLOCKS) -> list[Block]:
     """Byline-tag blocks in windows around the headline, read once for byline and date:
-    BLOCKS_BEFORE_TITLE before it and BLOCKS_AFTER_TITLE after it, else the first
-    BLOCKS_AFTER_TITLE of the page. Menus and teaser lists far from the headline carry other
+    `blocks_before_title` before it and `blocks_after_title` after it, else the first
+    `blocks_after_title` of the page (a block above the headline, or any without one, has
+    a negative `since_title`). Menus and teaser lists far from the headline carry other
     articles' names and dates. `counted`: the density pass's counters, which tell the long
     blocks that need no reading."""
     named = _byline_hints(set(markup.named))  # every row's non-empty class/id words
     rows, shut = _rows(markup, removed, named)
     at = _headline_at(rows, title)
-    start = 0 if at is None else max(0, at - BLOCKS_BEFORE_TITLE)
-    stop = (0 if at is None else at + 1) + BLOCKS_AFTER_TITLE
+    start = 0 if at is None else max(0, at - params.blocks_before_title)
+    stop = (0 if at is None else at + 1) + params.blocks_after_title
     counted = counted or _NOTHING_COUNTED
-    return [Block(row[0], NO_HEADLINE if at is None else index - at, row[4], row[0] in shut,
-                  row[4] in named, counted)
+    no_headline = -(params.blocks_before_title + 1)  # then every block counts as above it
+    return [Block(row[0], no_headline if at is None else index - at, row[4], row[0] in shut,
+                  row[4] in named, counted, params)
             for index, row in enumerate(rows[start:stop], start)
             if row[2] not in _HEADINGS or _named_heading(row[2], row[4])]

@@ -15,10 +15,10 @@ import lxml.html
 
 from pipelines.article.markup import Markup, hint_words, named_rows, outermost
 from pipelines.page_text import by_first_letter, text_of
+from pipelines.params import BOILERPLATE, BoilerplateParams
 
 # Semantic tags that never hold the article body.
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "form", "menu", "dialog", "figcaption"})
-PAGE_FORM_SHARE = 0.5  # of the page's text, held by a <form> that is the page, not a widget
 # Class/id words of page furniture (matched as whole tokens, split on - _ and case changes).
 _NOISE_WORDS = (
     "nav", "navbar", "navigation", "menu", "submenu", "breadcrumbs?", "crumbs?", "sidebar",
@@ -74,7 +74,8 @@ def is_named_noise(element: lxml.html.HtmlElement, markup: Markup | None = None)
     return _noise(element.tag, markup.roles.get(element), markup.words(element))
 
 
-def find_noise(markup: Markup) -> list[lxml.html.HtmlElement]:
+def find_noise(markup: Markup,
+               params: BoilerplateParams = BOILERPLATE) -> list[lxml.html.HtmlElement]:
     """Outermost named-furniture blocks under <body>, except blocks that hold the article."""
     names = [words for words in markup.names_where(_NOISE) if _furniture_only(words.lower())]
     found = {row[0] for row in named_rows(markup, names, _CONTENT_TAGS)}
@@ -83,10 +84,12 @@ def find_noise(markup: Markup) -> list[lxml.html.HtmlElement]:
     candidates = sorted(found, key=markup.position)  # as _noise, asked by name, not per row
     holders = markup.holders(*_KEEP_INSIDE)
     return outermost(markup, candidates,
-                     lambda e: e not in holders and not _wraps_page(markup, e))
+                     lambda e: e not in holders and not _wraps_page(markup, e, params=params))
 
 
-def _wraps_page(markup: Markup, element: lxml.html.HtmlElement) -> bool:
+def _wraps_page(markup: Markup, element: lxml.html.HtmlElement,
+                params: BoilerplateParams = BOILERPLATE) -> bool:
     """A <form> around most of the page's text is the page itself (ASP.NET WebForms pages,
     common on government and forum sites, wrap everything in one), not a search box."""
-    return element.tag == "form" and len(text_of(element)) >= PAGE_FORM_SHARE * len(markup.text())
+    return element.tag == "form" and len(text_of(element)) >= params.page_form_share * len(
+        markup.text())

@@ -12,12 +12,13 @@ import lxml.html
 from lxml import etree
 
 from pipelines.article.boilerplate import is_named_noise
-from pipelines.article.comments.items import _CUE, MAX_NAME_CHARS, parse_item
+from pipelines.article.comments.items import _CUE, parse_item
 from pipelines.article.comments.shapes import signature
 from pipelines.article.dates.parse import find_date
 from pipelines.article.markup import Coverage, Markup, hint_words, named_rows, outermost
 from pipelines.hanzi import both, either
 from pipelines.page_text import text_of
+from pipelines.params import COMMENTS, CommentParams
 from pipelines.results import CommentData
 
 # On " " + lowercased words, as boilerplate._NOISE (a leading separator makes the regex fast).
@@ -51,19 +52,13 @@ _FORM_FIELDS = etree.XPath(
     ".//textarea|.//input[@type='text' or @type='email' or not(@type)]")
 _WORD_CHARS = re.compile(r"\w+")
 _IDEOGRAPH = re.compile(r"[\u3400-\u9fff]")  # a Chinese comment of one word says something
-MIN_SINGLE_CHARS = 20  # a section without repeated items is one comment when this long
 # What a comment section shows where there is no comment to show, or a spam filter's notice.
 _NOTICE = re.compile(
     r"no comments|comments? (?:are|is) (?:now )?closed|be the first to comment|akismet|"
     r"keine kommentare|kommentare sind geschlossen|anzahl der kommentare|aucun commentaire|"
     r"commentaires sont fermés|sin comentarios|no hay comentarios|"
     + either("暂无评论|还没有评论|评论已关闭"), re.I)
-MAX_NOTICE_CHARS = 300
 _COMMENT_TAGS = frozenset({"li", "div", "article", "section", "dl", "table"})
-MIN_UNNAMED_COMMENT_CHARS = 15
-MAX_UNNAMED_COMMENT_CHARS = 3000
-MAX_UNNAMED_LINK_SHARE = 0.4
-CUE_CHARS = 300  # a comment's author, date and cue words sit near its start
 
 
 def _section_names(markup: Markup) -> set[str]:
@@ -105,7 +100,7 @@ def _after_heading(heading: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement
 
 
 def _announced(body: lxml.html.HtmlElement, covered: set,
-               named: set) -> list[lxml.html.HtmlElement]:
+               named: set, params: CommentParams = COMMENTS) -> list[lxml.html.HtmlElement]:
     """Blocks that a comment heading ("3 Responses", "Leave a reply", 网友评论) introduces.
 
     A heading counts when its words say so or markup names it a comment section; merely
@@ -114,7 +109,7 @@ def _announced(body: lxml.html.HtmlElement, covered: set,
     found: list = []
     for heading in body.iter(*_HEADING_TAGS):
         text = " ".join(text_of(heading).split())
-        if len(text) > MAX_NAME_CHARS or not (_HEADING.fullmatch(text) or heading in named):
+        if len(text) > params.max_name_chars or not (_HEADING.fullmatch(text) or heading in named):
             continue
         if not any(a in covered for a in heading.iterancestors()):
             blocks = [e for e in _after_heading(heading) if e not in covered]
@@ -124,7 +119,8 @@ def _announced(body: lxml.html.HtmlElement, covered: set,
 
 
 def find_sections(
-    markup: Markup, removed: set, now: datetime, groups: list[list]
+    markup: Markup, removed: set, now: datetime, groups: list[list],
+    params: CommentParams = COMMENTS,
 ) -> list[lxml.html.HtmlElement]:
     """Outermost comment sections outside `removed`: named, announced, then unnamed repeats.
 
@@ -132,8 +128,8 @@ def find_sections(
     """
     named = _named_sections(markup, removed)
     covered = set(removed) | set(named)
-    announced = _announced(markup.body, covered, set(named))
-    return named + announced + unnamed_comments(markup, covered, now, groups)
+    announced = _announced(markup.body, covered, set(named), params=params)
+    return named + announced + unnamed_comments(markup, covered, now, groups, params=params)
 
 
 def _items(section: lxml.html.HtmlElement, groups: list[list],
@@ -171,24 +167,25 @@ def _field_holders(section: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]
     return found
 
 
-def _comment_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
+def _comment_like(member: lxml.html.HtmlElement, now: datetime,
+                  params: CommentParams = COMMENTS) -> bool:
     """An unnamed comment: a short text, few links, no headline, a date or a cue near its
     start, and something said besides the date (a news page's date and "最后更新：…" lines
     under the headline are a run of dated blocks too)."""
     text = text_of(member)
     size = len(text.strip())
-    if not MIN_UNNAMED_COMMENT_CHARS <= size <= MAX_UNNAMED_COMMENT_CHARS:
+    if not params.min_unnamed_comment_chars <= size <= params.max_unnamed_comment_chars:
         return False
     if member.tag not in _COMMENT_TAGS or next(member.iter("h1", "h2", "h3"), None) is not None:
         return False
     links = sum(len(text_of(a)) for a in member.iter("a"))
-    if links >= MAX_UNNAMED_LINK_SHARE * size:
+    if links >= params.max_unnamed_link_share * size:
         return False
-    head = text[:CUE_CHARS]
+    head = text[:params.cue_chars]
     if _CUE.search(head):
         return True
     dated = find_date(head, now)
-    return dated is not None and size - len(dated[1]) >= MIN_UNNAMED_COMMENT_CHARS
+    return dated is not None and size - len(dated[1]) >= params.min_unnamed_comment_chars
 
 
 def _contiguous(members: list[lxml.html.HtmlElement]) -> bool:
@@ -203,7 +200,8 @@ def _contiguous(members: list[lxml.html.HtmlElement]) -> bool:
 
 
 def unnamed_comments(
-    markup: Markup, covered: Collection[lxml.html.HtmlElement], now: datetime, groups: list[list]
+    markup: Markup, covered: Collection[lxml.html.HtmlElement], now: datetime, groups: list[list],
+    params: CommentParams = COMMENTS,
 ) -> list[lxml.html.HtmlElement]:
     """Runs of comment-like sibling blocks after the headline that no markup names, outside
     the `covered` blocks."""
@@ -217,7 +215,7 @@ def unnamed_comments(
         if first.tag not in _COMMENT_TAGS or markup.position(first) <= after \
                 or coverage.covers(first):
             continue
-        if (_contiguous(members) and all(_comment_like(m, now) for m in members)
+        if (_contiguous(members) and all(_comment_like(m, now, params=params) for m in members)
                 and first not in holders):
             found += members
             for member in members:
@@ -227,7 +225,7 @@ def unnamed_comments(
 
 def parse_section(
     section: lxml.html.HtmlElement, now: datetime, groups: list[list],
-    markup: Markup | None = None,
+    markup: Markup | None = None, params: CommentParams = COMMENTS,
 ) -> list[CommentData]:
     """All comments of one section, nested replies as comments of their own.
 
@@ -238,9 +236,9 @@ def parse_section(
         return []
     items = _items(section, groups, markup)
     if not items:
-        return _single(section, now, markup)
+        return _single(section, now, markup, params=params)
     nested = _nested(items)
-    found = [parse_item(item, nested[item], now, markup) for item in items]
+    found = [parse_item(item, nested[item], now, markup, params) for item in items]
     return [comment for comment in found if comment]
 
 
@@ -256,7 +254,7 @@ def _nested(items: list[lxml.html.HtmlElement]) -> dict:
 
 
 def _single(section: lxml.html.HtmlElement, now: datetime,
-            markup: Markup | None) -> list[CommentData]:
+            markup: Markup | None, params: CommentParams = COMMENTS) -> list[CommentData]:
     """A section without repeated items: one comment, its headings and reply form left out.
     A short one ("支持！", "Great post!") counts when it names its author and time, as a
     comment does, and says more than a label ("Premium" under a teaser's byline); an
@@ -265,19 +263,21 @@ def _single(section: lxml.html.HtmlElement, now: datetime,
         return []
     drop = {e for e in section.iterdescendants("form", "h1", *_HEADING_TAGS, "textarea")}
     drop |= {e for e in section.iterdescendants(etree.Element) if is_named_noise(e, markup)}
-    drop |= _field_lines(section)
-    comment = parse_item(section, drop, now, markup)
+    drop |= _field_lines(section, params=params)
+    comment = parse_item(section, drop, now, markup, params)
     if comment is None:
         return []
     text, signed = comment.text, comment.author and comment.published_raw
-    if len(text) >= MIN_SINGLE_CHARS:
-        kept = signed or not (len(text) <= MAX_NOTICE_CHARS and _NOTICE.search(text))
+    if len(text) >= params.min_single_chars:
+        kept = signed or not (len(text) <= params.max_notice_chars and _NOTICE.search(text))
     else:
-        kept = signed and (len(_WORD_CHARS.findall(text)) >= 2 or _IDEOGRAPH.search(text))
+        kept = signed and (len(_WORD_CHARS.findall(text)) >= params.min_said_words
+                           or _IDEOGRAPH.search(text))
     return [comment] if kept else []
 
 
-def _field_lines(section: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
+def _field_lines(section: lxml.html.HtmlElement,
+                 params: CommentParams = COMMENTS) -> set[lxml.html.HtmlElement]:
     """The lines of a reply form outside any <form> element: around each control and label,
     the largest block below the section that holds no more than a label's text ("Name
     (required)", "Mail (will not be published)", "Notify me of followup comments")."""
@@ -285,7 +285,7 @@ def _field_lines(section: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
     for field in _ANY_FIELD(section):
         line = field
         for block in field.iterancestors():
-            if block is section or len(text_of(block)) > MAX_NAME_CHARS:
+            if block is section or len(text_of(block)) > params.max_name_chars:
                 break
             line = block
         found.add(line)

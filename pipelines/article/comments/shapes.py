@@ -10,6 +10,7 @@ from operator import itemgetter
 import lxml.html
 
 from pipelines.article.markup import Markup
+from pipelines.params import COMMENTS, CommentParams
 
 # Class words (lowercased) that alternate between items of one list, or name the item's
 # author: a set and two string tests, not a regex with re.I and .*author.* per word.
@@ -50,7 +51,8 @@ def _alternating(word: str) -> bool:
         word.startswith("thread-") and _WORD_CHARS.fullmatch(word, 7) is not None)
 
 
-def repeated_groups(markup: Markup) -> list[list[lxml.html.HtmlElement]]:
+def repeated_groups(markup: Markup,
+                    params: CommentParams = COMMENTS) -> list[list[lxml.html.HtmlElement]]:
     """Groups of same-shape siblings under <body>, two members or more, in document order.
 
     Only same-tag siblings can repeat a shape. Their shapes are mapped in C (cached) and
@@ -60,7 +62,7 @@ def repeated_groups(markup: Markup) -> list[list[lxml.html.HtmlElement]]:
     """
     found = []
     for rows in markup.siblings.values():
-        if len(rows) < 2:
+        if len(rows) < params.min_repeats:
             continue
         shapes = list(map(_shape_words, map(_CLASSES, rows)))
         distinct = len(set(shapes))
@@ -70,6 +72,6 @@ def repeated_groups(markup: Markup) -> list[list[lxml.html.HtmlElement]]:
             alike: dict[str, list] = {}
             for row, shape in zip(rows, shapes, strict=True):
                 alike.setdefault(shape, []).append(row[0])
-            found += [members for members in alike.values() if len(members) >= 2]
+            found += [members for members in alike.values() if len(members) >= params.min_repeats]
     found.sort(key=lambda members: markup.position(members[0]))
     return found

@@ -11,49 +11,48 @@ import lxml.html
 from pipelines.article.dates.parse import find_date
 from pipelines.article.markup import Markup
 from pipelines.page_text import opening_text, text_of
+from pipelines.params import THREADS, ThreadParams
 
-MIN_POST_CHARS = 20
-MAX_POST_LINK_SHARE = 0.3
-MIN_THREAD_SHARE = 0.5  # the posts hold at least this share of the page's text
-MAX_POST_GROUPS = 5
-# between a thread's <h1> and its first post: a stats line (查看：4982 | 回复：1), a byline
-MAX_HEADLINE_GAP_CHARS = 80
 _NOT_POSTS = frozenset({"p", "br", "a", "span", "img", "li", "option", "td", "strong", "em"})
 
 
-def _post_like(member: lxml.html.HtmlElement, now: datetime) -> bool:
+def _post_like(member: lxml.html.HtmlElement, now: datetime,
+               params: ThreadParams = THREADS) -> bool:
     """A forum post: enough text, mostly not links, and a date near its start."""
     text = text_of(member)
-    if len(text.strip()) < MIN_POST_CHARS:
+    if len(text.strip()) < params.min_post_chars:
         return False
     links = sum(len(text_of(a)) for a in member.iter("a"))
-    return links < MAX_POST_LINK_SHARE * len(text) and find_date(opening_text(member, 300),
+    return links < params.max_post_link_share * len(text) and find_date(opening_text(member,
+                                                                                     params.post_date_chars),
                                                                   now) is not None
 
 
-def find_posts(markup: Markup, now: datetime, groups: list[list]) -> list[lxml.html.HtmlElement]:
+def find_posts(markup: Markup, now: datetime, groups: list[list],
+               params: ThreadParams = THREADS) -> list[lxml.html.HtmlElement]:
     """The posts of a forum thread: repeated dated blocks holding most of the page's text.
 
     `groups` are the page's `repeated_groups(markup)`.
     """
-    wanted = MIN_THREAD_SHARE * len(markup.text())
+    wanted = params.min_thread_share * len(markup.text())
     candidates = _big_enough(markup, groups, wanted)
     # When every candidate is tried, those that cannot be posts push none out of the top:
     # they go unmeasured (often the article's paragraphs; 0.09 M instructions a page).
-    if len(candidates) <= MAX_POST_GROUPS:
+    if len(candidates) <= params.max_post_groups:
         candidates = [members for members in candidates if members[0].tag not in _NOT_POSTS]
     sized = sorted(((sum(len(text_of(m)) for m in g), g) for g in candidates),
                    key=lambda pair: -pair[0])
-    for chars, members in sized[:MAX_POST_GROUPS]:
+    for chars, members in sized[:params.max_post_groups]:
         if members[0].tag in _NOT_POSTS:
             continue
-        thread = chars >= wanted or _follows_headline(markup, members[0])
-        if thread and all(_post_like(m, now) for m in members):
+        thread = chars >= wanted or _follows_headline(markup, members[0], params=params)
+        if thread and all(_post_like(m, now, params=params) for m in members):
             return members
     return []
 
 
-def _follows_headline(markup: Markup, first: lxml.html.HtmlElement) -> bool:
+def _follows_headline(markup: Markup, first: lxml.html.HtmlElement,
+                      params: ThreadParams = THREADS) -> bool:
     """Whether `first` stands right after the page's <h1>, only a stats or byline line
     between: a short thread's opening post (one reply holds too little of a page with
     menus and footers for the share test), where a news page has its article text."""
@@ -65,7 +64,7 @@ def _follows_headline(markup: Markup, first: lxml.html.HtmlElement) -> bool:
     for row in islice(markup.rows, end + 1, at):  # stops at the first long text
         element = row[0]
         chars += len((element.text or "").strip()) + len((element.tail or "").strip())
-        if chars > MAX_HEADLINE_GAP_CHARS:
+        if chars > params.max_headline_gap_chars:
             return False
     return True
 

@@ -17,6 +17,7 @@ from lxml.html import HtmlElement
 
 from pipelines.hanzi import both, either, simplified
 from pipelines.page_text import text_of
+from pipelines.params import CN_FIELDS, CnFieldParams
 
 # A field's value ends at a space, a separator, a bracket ("（责任编辑：系统管理员）") or the
 # next label run into it ("来源：证券时报网作者：李在山", "李跃群校对：刘威").
@@ -43,11 +44,10 @@ _NAME_SEPARATORS = re.compile(r"[ \u3000、，,]+")
 # What follows the names on such a line and is none ("新华社记者 李四 王五 报道").
 _AFTER_NAMES = frozenset({"报道", "报道称", "报导", "综合报道", "编译", "整理", "摄影", "通讯员",
                           "实习生", "发自"})
-MAX_VALUE_CHARS = 24  # a name, an outlet, a date: an interview's "记者：…" question is longer
 _LABEL_ENDS = "者源辑輯间間期"  # the last character of every CN_FIELD label
 
 
-def cn_fields(text: str | None) -> list[tuple[str, str]]:
+def cn_fields(text: str | None, params: CnFieldParams = CN_FIELDS) -> list[tuple[str, str]]:
     """The (label, value) pairs of Chinese 作者：/来源：/发布时间： fields in a short line (an
     interview's "记者：" question is no field), or of a spaced reporter's byline ("本报记者
     张三 李四": their names joined with 、)."""
@@ -55,7 +55,7 @@ def cn_fields(text: str | None) -> list[tuple[str, str]]:
         return []
     if ":" in text or "：" in text:
         return [(simplified(label), value) for label, value in CN_FIELD.findall(text)
-                if len(value) <= MAX_VALUE_CHARS]
+                if len(value) <= params.max_value_chars]
     if not any(label in text for label in _SPACED_LABELS):
         return []
     found = [(simplified(label), _names(names))
@@ -81,22 +81,22 @@ def has_cn_labels(text: str) -> bool:
 
 
 _BREADCRUMB = re.compile("(?:" + either("您现在的|您所在的|您的|当前|所在") + r")位置\s*[:：]")
-MAX_LINE_CHARS = 120  # a byline, date or breadcrumb line; body paragraphs run longer
 
 
-def _is_field_line(text: str) -> bool:
+def _is_field_line(text: str, params: CnFieldParams = CN_FIELDS) -> bool:
     """Only labelled fields (and the dates beside them), or a breadcrumb."""
     if _BREADCRUMB.match(text):
         return True
     found = list(CN_FIELD.finditer(text))
-    if not found or any(len(match[2]) > MAX_VALUE_CHARS for match in found):
+    if not found or any(len(match[2]) > params.max_value_chars for match in found):
         return False
     rest = CN_FIELD.sub("", text)
-    return len(rest) <= MAX_VALUE_CHARS
+    return len(rest) <= params.max_value_chars
 
 
 def field_lines(content: Iterable[HtmlElement], chars: Mapping[HtmlElement, Any],
-                removed: Collection[HtmlElement]) -> set[HtmlElement]:
+                removed: Collection[HtmlElement],
+                params: CnFieldParams = CN_FIELDS) -> set[HtmlElement]:
     """The byline, date and source lines and the breadcrumb inside an extracted body
     ("2019-09-26 12:11来源：证券时报网作者：李在山", "（责任编辑：王五）", "当前位置：首页 > 快讯"):
     the metadata is read from them, the body is the article. `chars` are the density
@@ -105,11 +105,11 @@ def field_lines(content: Iterable[HtmlElement], chars: Mapping[HtmlElement, Any]
     for root in content:
         for element in root.iter(etree.Element):
             counted = chars.get(element)
-            if (counted is None or counted.chars > MAX_LINE_CHARS or element is root
+            if (counted is None or counted.chars > params.max_line_chars or element is root
                     or element in removed
                     or found and any(a in found for a in element.iterancestors())):
                 continue
             text = " ".join(text_of(element).split())
-            if text and _is_field_line(text):
+            if text and _is_field_line(text, params=params):
                 found.add(element)
     return found

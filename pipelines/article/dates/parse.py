@@ -16,6 +16,7 @@ from email.utils import parsedate_to_datetime
 
 from pipelines.hanzi import either, simplified
 from pipelines.page_text import by_first_letter
+from pipelines.params import DATE_PARSE, DateParseParams
 
 _MONTHS = {
     name: number
@@ -248,7 +249,8 @@ def _may_be_rfc2822(text: str) -> bool:
 
 
 def find_date(text: str, now: datetime | None = None,
-              day_first: bool = False) -> tuple[datetime, str] | None:
+              day_first: bool = False, params: DateParseParams = DATE_PARSE) -> tuple[datetime,
+                                                                                      str] | None:
     """The first date written in `text`, with the exact substring it was read from;
     `day_first` reads slashed dates as day/month/year (all but US-English pages)."""
     if not text:
@@ -272,7 +274,8 @@ def find_date(text: str, now: datetime | None = None,
     for match in _SHORT.finditer(text) if short else ():
         built = _build(now.year, int(match["m"]), int(match["d"]), match.groupdict())
         if built:
-            if built.replace(tzinfo=None) > now.replace(tzinfo=None) + timedelta(days=1):
+            latest = now.replace(tzinfo=None) + timedelta(days=params.max_future_days)
+            if built.replace(tzinfo=None) > latest:
                 built = built.replace(year=now.year - 1)  # "12-30" read in January
             return built, match.group(0).strip()
     clock = _CLOCK.fullmatch(text)
@@ -286,7 +289,8 @@ def is_clock(text: str) -> bool:
     return bool(_CLOCK.fullmatch(text))
 
 
-def parse_date(text: str | None, now: datetime | None = None) -> datetime | None:
+def parse_date(text: str | None, now: datetime | None = None,
+               params: DateParseParams = DATE_PARSE) -> datetime | None:
     """Normalise one date string; None when no date can be read from it."""
-    found = find_date(text or "", now)
+    found = find_date(text or "", now, params=params)
     return found[0] if found else None

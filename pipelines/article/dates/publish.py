@@ -11,13 +11,14 @@ from zoneinfo import ZoneInfo
 
 import lxml.html
 
-from pipelines.article.blocks import MAX_BYLINE_CHARS, Block, names_date
+from pipelines.article.blocks import Block, names_date
 from pipelines.article.dates.clock import Clock
 from pipelines.article.dates.cn_fields import CN_DATE_LABELS, cn_fields
 from pipelines.article.dates.parse import find_date, is_clock
 from pipelines.article.dates.zones import local_now, localise
 from pipelines.article.markup import Markup
 from pipelines.page_text import text_of
+from pipelines.params import PUBLISH_DATE, PublishDateParams
 
 # A Western label that says the date after it is the publication's: "Erschienen am:",
 # "Published on", "Veröffentlicht:", "Datum:" (a bare "date" word needs its colon).
@@ -28,10 +29,6 @@ _DATE_LABEL = re.compile(
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-]?(\d{2})[/-]?(\d{2})/")
 _URL_MONTH = re.compile(r"/((?:19|20)\d{2})/(\d{2})/(?!\d)")  # WordPress "/2010/05/slug/"
 _URL_DAY_FIRST = re.compile(r"/(\d{2})[-.](\d{2})[-.]((?:19|20)\d{2})(?:[/.?#-]|$)")
-MONTH_WINDOW = 24  # characters either side of a year where a date around it is read
-NEAR_TITLE_BLOCKS = 30  # the headline's own lines: this many blocks below it
-NEAR_ABOVE_BLOCKS = 3  # a date line just above the headline ("01.11.2023 11:35", a kicker)
-DATELINE_CHARS = 40  # a date this near the start of a longer text opens it (a dateline)
 
 
 def _block_date(block: Block, clock: Clock):
@@ -45,7 +42,7 @@ def _block_date(block: Block, clock: Clock):
 
 
 def page_date(blocks: list[Block], url: str | None, clock: Clock, cn_labels: bool = True,
-              weak: tuple[datetime, str] | None = None):
+              weak: tuple[datetime, str] | None = None, params: PublishDateParams = PUBLISH_DATE):
     """(datetime, raw) from <time>, labelled date lines and date-named elements: the headline's
     own lines below it first, then above it (page headers show today's date), then further
     below (teaser lists show other articles' dates; not their bare times of day, which say
@@ -55,15 +52,15 @@ def page_date(blocks: list[Block], url: str | None, clock: Clock, cn_labels: boo
     above it. A date shown without its year is completed by `weak` (_completed).
     `cn_labels` as for page_byline."""
     opened = [b for b in blocks if not b.shut]
-    below = [b for b in opened if 0 <= b.since_title <= NEAR_TITLE_BLOCKS]
+    below = [b for b in opened if 0 <= b.since_title <= params.near_title_blocks]
     above = [b for b in opened if b.since_title < 0]
-    far = (d for d in _marked_dates([b for b in opened if b.since_title > NEAR_TITLE_BLOCKS],
-                                    clock, cn_labels) if not is_clock(d[1]))
-    found = (next(_marked_dates(below, clock, cn_labels), None)
-             or next(_marked_dates(above, clock, cn_labels), None) or next(far, None)
+    far = (d for d in _marked_dates([b for b in opened if b.since_title > params.near_title_blocks],
+                                    clock, cn_labels, params=params) if not is_clock(d[1]))
+    found = (next(_marked_dates(below, clock, cn_labels, params=params), None)
+             or next(_marked_dates(above, clock, cn_labels, params=params), None) or next(far, None)
              or weak or url_date(url, clock))
-    near = below + [b for b in reversed(above) if b.since_title >= -NEAR_ABOVE_BLOCKS]
-    shown = (_shown_date(b, clock) for b in near)
+    near = below + [b for b in reversed(above) if b.since_title >= -params.near_above_blocks]
+    shown = (_shown_date(b, clock, params=params) for b in near)
     return _completed(found or next((date for date in shown if date), None), weak)
 
 
@@ -81,17 +78,18 @@ def _completed(found: tuple[datetime, str] | None,
     return weak if same_day and same_time else found
 
 
-def _shown_date(block: Block, clock: Clock):
+def _shown_date(block: Block, clock: Clock, params: PublishDateParams = PUBLISH_DATE):
     """A date in an unnamed block: anywhere in a short line (not a bare clock time), or
     opening a longer one ("Pressemitteilung vom 25. Januar 2022 | Berlin – …")."""
     if block.text:
         return None if is_clock(block.text) else clock.find(block.text)
     found = block.head and clock.find(block.head)
-    return found if found and block.head.find(found[1]) < DATELINE_CHARS else None
+    return found if found and block.head.find(found[1]) < params.dateline_chars else None
 
 
 def _marked_dates(blocks: list[Block], clock: Clock,
-                  cn_labels: bool) -> Iterator[tuple[datetime, str]]:
+                  cn_labels: bool,
+                  params: PublishDateParams = PUBLISH_DATE) -> Iterator[tuple[datetime, str]]:
     """The dates of <time> elements, then of labelled or date-named blocks, in that order
     (read lazily: the first is mostly the one taken)."""
     for block in blocks:
@@ -106,12 +104,13 @@ def _marked_dates(blocks: list[Block], clock: Clock,
             found = _block_date(block, clock)
             if found:
                 yield found
-        found = _labelled_date(block.element, clock)
+        found = _labelled_date(block.element, clock, params=params)
         if found:
             yield found
 
 
-def _labelled_date(element: lxml.html.HtmlElement, clock: Clock):
+def _labelled_date(element: lxml.html.HtmlElement, clock: Clock,
+                   params: PublishDateParams = PUBLISH_DATE):
     """The date after a Western publication label ("Erschienen am: 13.10.2021"), in the same
     element or, where the label stands alone, in the text or element right after it
     (<span>Erschienen am:</span> <h2>13.10.2021</h2>). Only the element's own first text is
@@ -119,11 +118,11 @@ def _labelled_date(element: lxml.html.HtmlElement, clock: Clock):
     label = element.text and _DATE_LABEL.match(element.text)
     if not label:
         return None
-    found = clock.find(text_of(element)[:MAX_BYLINE_CHARS])
+    found = clock.find(text_of(element)[:params.label_reach_chars])
     after = element.getnext()
     if found or (element.tail or "").strip():
         return found or clock.find(element.tail)
-    return clock.find(text_of(after)[:MAX_BYLINE_CHARS]) if after is not None else None
+    return clock.find(text_of(after)[:params.label_reach_chars]) if after is not None else None
 
 
 def url_date(url: str | None, clock: Clock):
@@ -135,7 +134,7 @@ def url_date(url: str | None, clock: Clock):
     return clock.find("-".join(reversed(match.groups()))) if match else None
 
 
-def month_date(url: str | None, text: str, clock: Clock):
+def month_date(url: str | None, text: str, clock: Clock, params: PublishDateParams = PUBLISH_DATE):
     """A day in the month that the URL gives (/2010/05/slug/): the first date written
     anywhere in the page's `text` within that month ("wurde am 19. Mai 2010 gepostet" in a
     sidebar)."""
@@ -145,7 +144,7 @@ def month_date(url: str | None, text: str, clock: Clock):
     year, month = match.group(1), int(match.group(2))
     at = text.find(year)
     while at >= 0:
-        found = clock.find(text[max(0, at - MONTH_WINDOW): at + MONTH_WINDOW])
+        found = clock.find(text[max(0, at - params.month_window): at + params.month_window])
         if found and found[0].year == int(year) and found[0].month == month:
             return found
         at = text.find(year, at + len(year))
@@ -183,15 +182,17 @@ def local_day(found: tuple[datetime, str], url: str | None, zone: ZoneInfo | Non
 
 def publish_date(declared: tuple[datetime, str] | None, weak: str | None, blocks: list[Block],
                  url: str | None, clock: Clock, cn_labels: bool, title_parts: Iterable[str],
-                 markup: Markup, content_text: str, zone: ZoneInfo | None):
+                 markup: Markup, content_text: str, zone: ZoneInfo | None,
+                 params: PublishDateParams = PUBLISH_DATE):
     """(datetime, raw) of the publication in the page's zone: the `declared` date, else the
     page's (page_date, with the `weak` declared date), a date that is a whole part of the
     title, a day in the URL's month, the opening of the text."""
     # Never from removed blocks: a comment's or a sidebar item's date would mislead readers.
     generic = find_date(weak, clock.now) if weak and not declared else None
-    date = (declared or page_date(blocks, url, clock, cn_labels, generic)
-            or title_date(title_parts, clock) or month_date(url, markup.text(), clock)
-            or clock.find(content_text[:300]))
+    date = (declared or page_date(blocks, url, clock, cn_labels, generic, params=params)
+            or title_date(title_parts, clock) or month_date(url, markup.text(), clock,
+                                                            params=params)
+            or clock.find(content_text[:params.text_date_chars]))
     return local_day(date, url, zone, clock) if date else None
 
 

@@ -10,12 +10,12 @@ from itertools import islice
 import lxml.html
 from lxml import etree
 
-from pipelines.article.blocks import MAX_BYLINE_CHARS, Block
+from pipelines.article.blocks import Block
 from pipelines.article.dates.clock import Clock
 from pipelines.article.dates.cn_fields import CN_FIELD, cn_fields
 from pipelines.article.markup import hint_words
 from pipelines.article.metadata.structured import Declared
-from pipelines.article.metadata.titles import MIN_SITE_KEY, is_site_name
+from pipelines.article.metadata.titles import is_site_name
 from pipelines.hanzi import either
 from pipelines.page_text import (
     by_first_letter,
@@ -26,6 +26,7 @@ from pipelines.page_text import (
     name_key,
     text_of,
 )
+from pipelines.params import BYLINE, TITLES, BylineParams, TitleParams
 
 # Words that lead into "by": "Posted by", "Erstellt von".
 _BY_LEADS = (r"written|posted|published|erstellt|geschrieben|verfasst|veröffentlicht|publié|"
@@ -78,7 +79,6 @@ _ONLY_DATE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(sorted(_DATE_LEAD_WORDS))
                         + r"|uhr|um|am|at|on|le|el)\b[\W\d_]*)*", re.I)
 # A "by" standing alone, its name in the next element.
 _LONE_BY = re.compile(rf"(?:(?:{_BY_LEADS})\s+)?(?:by|von|par|por)\s*[:：]?", re.I)
-LONE_BY_REACH = 3  # blocks after a lone "by" looked at for the name
 # A word that one of those byline patterns needs, as they need it: after the start (the " "
 # put before the line), a space or a dash, and, but for a name run on ("ByAlex"), before a
 # space, a colon or the end. Starting with the separator lets the search skip to them.
@@ -90,11 +90,8 @@ _BYLINE_WORD = re.compile(
     rf"[\s\-–—](?:(?i:(?:{_BYLINE_WORDS_AFTER_SPACE})(?=[\s:：]|$)"
     r"|about|über)|(?:By|Von)(?=[A-ZÄÖÜ]))")
 _NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
-MAX_NAME_WORDS = 4  # "Dr. Karin J. Schmitz"
 _CREDIT_HINT = re.compile(r"licen[cs]e|credit|copyright|caption|bildnachweis", re.I)
 _NAME_HINT = re.compile(r"\bfn\b|vcard|name", re.I)
-CREDIT_DEPTH = 2  # ancestors of a byline looked at for a credit or licence block
-INNER_NAME_ELEMENTS = 8  # elements looked at in a long labelled line for the name's own
 # Publishers, not people: "Deutscher Caritasverband e. V.", "Bayerische Landesanstalt … - LWF".
 _ORGANISATION = re.compile(r"\b(?:e\.\s?V|GmbH|AG|Inc|Ltd|LLC|Verband|Verlag|Redaktion|"
                            r"Landesanstalt|Institut|Universität|University|Agencies|Ministerium)\b"
@@ -103,7 +100,6 @@ _ORGANISATION = re.compile(r"\b(?:e\.\s?V|GmbH|AG|Inc|Ltd|LLC|Verband|Verlag|Red
                            re.I)
 _EDITOR = re.compile(r"\bedit(?:ed|or|ors)\b|\bhrsg\b|herausgegeben", re.I)
 _CONJUNCTION = re.compile(r"\s+(?:und|and|y|et|&)\s+(?=\S+\s+\S)", re.I)
-MAX_BY_LINE = 60  # an unmarked "By …" line longer than this is prose ("Von der Leyen sagt …")
 _names_credit = hint_test(_CREDIT_HINT)
 
 
@@ -127,25 +123,26 @@ def clean_name(text: str, clock: Clock, handles: bool = False) -> str | None:
     return text if usable and text.casefold() not in _NOT_NAMES else None
 
 
-def _is_byline(block: Block, text: str) -> bool:
+def _is_byline(block: Block, text: str, params: BylineParams = BYLINE) -> bool:
     """Named as a byline (class/id, rel=author), or a short "By …" line that is not a link."""
     if CN_FIELD.search(text):
         return False
     if block.marked:
         return True
-    return bool(_BY_PREFIX.match(text)) and len(text) <= MAX_BY_LINE and block.element.tag != "a"
+    return (bool(_BY_PREFIX.match(text)) and len(text) <= params.max_by_line
+            and block.element.tag != "a")
 
 
-def _byline_name(block: Block, clock: Clock) -> str | None:
+def _byline_name(block: Block, clock: Clock, params: BylineParams = BYLINE) -> str | None:
     """The name in one block: a byline element, a link to an author page, "Autor: X", or
     "<date> von X"; for a longer byline element, the name before its date."""
     text = block.text
     if text is None:
-        return _head_name(block, clock) if block.head else None
-    if _is_byline(block, text):
+        return _head_name(block, clock, params=params) if block.head else None
+    if _is_byline(block, text, params=params):
         return clean_name(text, clock)
     if _is_author_link(block.element, text):
-        return clean_name(_author_links(block.element) or text, clock)
+        return clean_name(_author_links(block.element, params=params) or text, clock)
     labelled = _LABELLED.search(text)
     if labelled:
         return clean_name(labelled.group(1), clock)
@@ -163,29 +160,30 @@ def _dated_only(rest: str) -> bool:
     return all(w.casefold() in _DATE_LEAD_WORDS for w in re.findall(r"[^\W\d_]{4,}", rest))
 
 
-def _head_name(block: Block, clock: Clock) -> str | None:
+def _head_name(block: Block, clock: Clock, params: BylineParams = BYLINE) -> str | None:
     """The name opening a longer text: an element of its own right after an author label at
     its start ("Autor: <a>Klausmartin Friedrich</a> Tags: 1907, …"), or the name before the
     date in a byline element."""
     labelled = _LABELLED.match(block.head)
     if labelled:
-        names = _marked_names(block.element, labelled.group(1))
+        names = _marked_names(block.element, labelled.group(1), params=params)
         return clean_name(names, clock) if names else None
     found = block.marked and clock.find(block.head)
     name = found and clean_name(block.head.partition(found[1])[0], clock)
-    return name if name and _name_like(name) else None
+    return name if name and _name_like(name, params=params) else None
 
 
-def _name_like(names: str) -> bool:
+def _name_like(names: str, params: BylineParams = BYLINE) -> bool:
     """Short enough to be names, not a headline run into the byline."""
-    return all(len(name.split()) <= MAX_NAME_WORDS for name in _NAME_LIST.split(names))
+    return all(len(name.split()) <= params.max_name_words for name in _NAME_LIST.split(names))
 
 
-def _marked_names(element: lxml.html.HtmlElement, value: str) -> str | None:
+def _marked_names(element: lxml.html.HtmlElement, value: str,
+                  params: BylineParams = BYLINE) -> str | None:
     """The start of `value` made of names that are elements of their own, one after the
     other between list separators ("<a>A</a>, <a>B</a> Tags: …" → "A, B")."""
     end = 0
-    for inner in islice(element.iterdescendants(etree.Element), INNER_NAME_ELEMENTS):
+    for inner in islice(element.iterdescendants(etree.Element), params.inner_name_elements):
         name = clean(text_of(inner))
         at = value.find(name, end) if name else -1
         gap = value[end:at]
@@ -206,7 +204,7 @@ def _links_author(element: lxml.html.HtmlElement) -> bool:
     return element.tag == "a" and bool(_AUTHOR_HREF.search(element.get(b"href") or ""))
 
 
-def _author_links(link: lxml.html.HtmlElement) -> str | None:
+def _author_links(link: lxml.html.HtmlElement, params: BylineParams = BYLINE) -> str | None:
     """The text of the link's parent when it holds only author-page links between
     separators ("<a>Clara Löw</a>, <a>Siddharth Prakash</a> & <a>Klaus Jacob</a>")."""
     parent = link.getparent()
@@ -217,19 +215,21 @@ def _author_links(link: lxml.html.HtmlElement) -> str | None:
     rest = whole
     for a in links:
         rest = rest.replace(clean(text_of(a)) or "", "", 1)
-    return whole if len(whole) <= MAX_BYLINE_CHARS and _SEPARATORS.fullmatch(rest) else None
+    short = len(whole) <= params.max_author_links_chars
+    return whole if short and _SEPARATORS.fullmatch(rest) else None
 
 
-def _is_credit(element: lxml.html.HtmlElement) -> bool:
+def _is_credit(element: lxml.html.HtmlElement, params: BylineParams = BYLINE) -> bool:
     """Within a picture credit or licence line: the photographer is no byline."""
-    for node in (element, *islice(element.iterancestors(), CREDIT_DEPTH)):
+    for node in (element, *islice(element.iterancestors(), params.credit_depth)):
         hint = hint_words(node)
         if node.tag in ("figcaption", "figure") or _names_credit(hint):
             return True
     return False
 
 
-def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_labels: bool = True):
+def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_labels: bool = True,
+                params: BylineParams = BYLINE):
     """(author, source) from byline elements and Chinese 作者：/来源：/编辑： lines; an editor
     (编辑, 责任编辑) stands in for a missing author, and a marked byline inside a removed
     block (an article footer) for a missing one. Unless `wanted`, only the source is read
@@ -249,13 +249,14 @@ def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_label
             elif label in ("编辑", "责任编辑") and not editor:
                 editor = value
         if wanted and not author and not fields and _may_name(block):
-            author = _byline_name(block, clock) or _name_after_by(
-                block, opened[index + 1: index + 1 + LONE_BY_REACH], clock)
-            author = author and not _is_credit(block.element) and _inner_name(
-                opened[index + 1:], block.element, author, clock)
+            author = _byline_name(block, clock, params=params) or _name_after_by(
+                block, opened[index + 1: index + 1 + params.lone_by_reach], clock, params=params)
+            author = author and not _is_credit(block.element, params=params) and _inner_name(
+                opened[index + 1:], block.element, author, clock, params=params)
         if (author or not wanted) and source:
             break
-    shut = (_byline_name(b, clock) for b in blocks if wanted and _is_shut_byline(b))
+    shut = (_byline_name(b, clock, params=params) for b in blocks if wanted and _is_shut_byline(b,
+                                                                                                params=params))
     return author or editor or next((name for name in shut if name), None), source
 
 
@@ -270,7 +271,8 @@ def _may_name(block: Block) -> bool:
                            or _links_author(block.element))
 
 
-def _name_after_by(block: Block, next_blocks: list[Block], clock: Clock) -> str | None:
+def _name_after_by(block: Block, next_blocks: list[Block], clock: Clock,
+                   params: BylineParams = BYLINE) -> str | None:
     """The name in the next text after a lone "by" or "Published by" element, where the layout
     parts the two: a link to the author's profile (<span> by </span><h3><a>delta201</a></h3>),
     not a line of prose."""
@@ -278,27 +280,28 @@ def _name_after_by(block: Block, next_blocks: list[Block], clock: Clock) -> str 
         return None
     after = next((b for b in next_blocks if b.text), None)
     name = after and after.element.tag == "a" and clean_name(after.text, clock)
-    return name if name and _name_like(name) and not name[0].isdigit() else None
+    return name if name and _name_like(name, params=params) and not name[0].isdigit() else None
 
 
-def _is_shut_byline(block: Block) -> bool:
+def _is_shut_byline(block: Block, params: BylineParams = BYLINE) -> bool:
     """A byline in a removed block that surely names a person: rel=author, a name-marked
     element (vcard, "fn", "author-name") or a "By …" line, and no picture credit."""
     if not block.shut or not block.text:
         return False
     named = block.element.get("rel") == "author" or _NAME_HINT.search(block.hint)
-    return bool(named or _BY_PREFIX.match(block.text)) and not _is_credit(block.element)
+    return bool(named or _BY_PREFIX.match(block.text)) and not _is_credit(block.element,
+                                                                          params=params)
 
 
 def _inner_name(blocks: list[Block], outer: lxml.html.HtmlElement, name: str,
-                clock: Clock) -> str:
+                clock: Clock, params: BylineParams = BYLINE) -> str:
     """`name` replaced by a byline block's inside `outer` where the outer text runs on into
     the next element without a space ("Michael Hingstonfacebooktwitter": share links) or on
     into a label that cut the name short ("Mark Newton: EN Übersetzung …")."""
     for block in blocks:
         if not any(ancestor is outer for ancestor in block.element.iterancestors()):
             break
-        inner = block.text and _byline_name(block, clock)
+        inner = block.text and _byline_name(block, clock, params=params)
         if inner and name.startswith(inner) and name[len(inner): len(inner) + 1].isalnum():
             return inner
         if inner and inner.startswith(name + " "):  # the outer text ran on and was cut short
@@ -306,7 +309,8 @@ def _inner_name(blocks: list[Block], outer: lxml.html.HtmlElement, name: str,
     return name
 
 
-def page_declared_author(found: Declared, url: str | None) -> tuple[str | None, bool]:
+def page_declared_author(found: Declared, url: str | None,
+                         titles: TitleParams = TITLES) -> tuple[str | None, bool]:
     """(the declared author, whether it is weak): the site's own name, an organisation or an
     editor credit ("Revised Edition Edited by …") there stands in for a byline, so a person
     in the page beats it."""
@@ -314,8 +318,8 @@ def page_declared_author(found: Declared, url: str | None) -> tuple[str | None, 
     if not author or not re.search(r"[^\W\d_]", author) or author.casefold() in _NOT_NAMES:
         return None, False  # CMS user ids and placeholders are not names
     key, site = name_key(author), name_key(found.site_name or "")
-    publisher = is_site_name(author, found.site_name, url, loose=True) or any(
-        k in key or key in k for k in host_keys(url) | {site} if len(k) >= MIN_SITE_KEY)
+    publisher = is_site_name(author, found.site_name, url, loose=True, params=titles) or any(
+        k in key or key in k for k in host_keys(url) | {site} if len(k) >= titles.min_site_key)
     return author, publisher or bool(_ORGANISATION.search(author) or _EDITOR.search(author))
 
 

@@ -44,8 +44,8 @@ import lxml.html
 from pipelines.article import extract_article
 from pipelines.article.body import render
 from pipelines.article.dates.parse import parse_date
-from pipelines.article.metadata.byline import SAID_WORDS
 from pipelines.document import decode_html, load_document
+from pipelines.lexicon import SAID_WORDS
 from pipelines.params import DENSITY
 from pipelines.results import ARTICLE_TYPES
 

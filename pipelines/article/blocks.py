@@ -3,7 +3,6 @@ byline reader and the publish-date chooser take the same list."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping
 from types import MappingProxyType
 
@@ -11,15 +10,16 @@ import lxml.html
 
 from pipelines.article.body.density import NodeStats
 from pipelines.article.markup import Markup
+from pipelines.lexicon import (
+    BYLINE_CLASS,
+    BYLINE_CLASS_LOWER,
+    BYLINE_CLASS_WORDS,
+    COMMENT_CLASS,
+    DATE_CLASS,
+)
 from pipelines.page_text import clean, hint_test, is_inside, text_of
 from pipelines.params import PAGE_BLOCKS, PageBlockParams
 
-_BYLINE_WORDS = ("author", "byl", "writer", "reporter", "zuozhe", "作者")  # "byl": byline, byl
-_BYLINE_HINT = re.compile("|".join(_BYLINE_WORDS), re.I)
-_BYLINE_HINT_LOWER = re.compile("|".join(_BYLINE_WORDS))
-_DATE_HINT = re.compile(r"date|datum|fecha|time|publish|posted|pubtime|meta|info|source|riqi|"
-                        r"created|updated|submitted|author|byline", re.I)
-_COMMENT_HINT = re.compile(r"comment|kommentar|reply|replies|respond|discuss|disqus", re.I)
 _BYLINE_TAGS = frozenset({"span", "div", "p", "a", "time", "li", "em", "strong", "address",
                           "small", "font", "td", "b", "i", "cite"})
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -92,9 +92,9 @@ class Block:
         self._head = None if self._text or not text else text[:params.max_byline_chars]
 
 
-_names_byline = hint_test(_BYLINE_HINT)
-names_date = hint_test(_DATE_HINT)
-_names_comment = hint_test(_COMMENT_HINT)
+_names_byline = hint_test(BYLINE_CLASS)
+names_date = hint_test(DATE_CLASS)
+_names_comment = hint_test(COMMENT_CLASS)
 
 
 def _rows(markup: Markup, removed: Collection, named: set[str]) -> tuple[list[tuple], set]:
@@ -122,11 +122,11 @@ def _byline_hints(hints: set[str]) -> set[str]:
     order = list(hints)
     joined = "\0".join(order)
     if joined.isascii():
-        pattern, text = _BYLINE_HINT_LOWER, joined.lower()
-        if not any(word in text for word in _BYLINE_WORDS):
+        pattern, text = BYLINE_CLASS_LOWER, joined.lower()
+        if not any(word in text for word in BYLINE_CLASS_WORDS):
             return set()
     else:
-        pattern, text = _BYLINE_HINT, joined
+        pattern, text = BYLINE_CLASS, joined
     return {order[text.count("\0", 0, match.start())] for match in pattern.finditer(text)}
 
 

@@ -18,19 +18,21 @@ from pipelines.article.dates.clock import Clock
 from pipelines.article.dates.comment import comment_time
 from pipelines.article.dates.parse import find_date
 from pipelines.article.markup import Markup, hint_words
-from pipelines.article.metadata.byline import SAID_WORDS, clean_name
-from pipelines.hanzi import both, either
+from pipelines.article.metadata.byline import clean_name
+from pipelines.lexicon import (
+    COMMENT_AUTHOR_CLASS,
+    COMMENT_CHROME_CLASS,
+    COMMENT_CUE,
+    COMMENT_HEADER_HINT,
+    COMMENT_HEADER_WORDS,
+    COMMENT_TIME_CLASS,
+    FORUM_FURNITURE,
+    FORUM_FURNITURE_CUES,
+)
 from pipelines.page_text import text_of
 from pipelines.params import COMMENTS, CommentParams
 from pipelines.results import CommentData
 
-_CUE = re.compile(r"\b(?:says|said|wrote|schreibt|reply|antworten|répondre)\b|"
-                  + either("回复|说：") + "|[0-9]+" + either("楼"), re.I)
-# Class words of a comment's parts, matched on lowercased words (see _parts).
-_AUTHOR = re.compile(r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户")
-_TIME = re.compile(r"date|time|when|posted|meta|published|info")
-_CHROME = re.compile(r"reply|meta|actions?|vote|like|report|share|avatar|footer|toolbar|"
-                     r"quote-?btn|signature|sign")
 AUTHOR, TIME, CHROME = range(3)  # the order of _parts' answer
 # Digits to "0", on UTF-8 bytes (an ASCII byte is never part of a longer character).
 _ZERO_DIGITS = bytes.maketrans(b"0123456789", b"0000000000")
@@ -38,24 +40,9 @@ _DECLARED_AUTHORS = etree.XPath(".//*[@itemprop='author']")
 _WORD_CHARS = re.compile(r"\w+")
 _MATCHED = itemgetter(0)  # a match's text
 _LETTER = re.compile(r"[^\W\d_]")
-# Words that stand beside a comment's author and time in its header ("Ann says:", "on July
-# 3, 2012 at 9:14 am", "Antworten").
-_HEADER_WORDS = frozenset({*SAID_WORDS, "on", "at", "am", "pm", "um", "uhr", "by", "von",
-                           "posted", "reply", "antworten", "permalink", "quote", "zitieren",
-                           "report", "melden", "edit", "link"})
 # A comment's number before its author's name ("75 Zafir").
 _COMMENT_NUMBER = re.compile(r"^\d+\s+")
 _NAME_EDGES = " |,-–—·•"  # a header's separators beside a name ("Ryan —"); a colon is a label
-# What a header adds to a name, which the byline cleaner then cuts: a time or a number, a
-# label's colon, a dash or bar, "by"/"on" before it, "says" after it.
-_HEADER_HINT = re.compile(
-    rf"[\d:|—–]|^(?:by|von|on)\s|\s(?:{'|'.join(SAID_WORDS)})\W*$", re.I)
-# A post's furniture in Chinese forums (Discuz, phpwind): floor labels, the post-header
-# verb, the author's counters; and what marks a text that may hold some.
-_FURNITURE = re.compile(r"(?:[\W\d_]|" + either(
-    "楼主|沙发|板凳|地板|楼|发表于|积分|帖子|主题|精华|金币|威望|注册时间|最后登录|只看该作者|"
-    "倒序浏览|电梯直达|回复|引用|举报") + ")*")
-_FURNITURE_CUES = both(("楼", "沙发", "板凳", "地板", "发表于", "积分"))
 
 
 def _outside(item: lxml.html.HtmlElement, nested: set):
@@ -106,8 +93,9 @@ def _parts(words: str) -> tuple[bool, ...]:
 def _parts_of(words: str) -> tuple[bool, ...]:
     """_parts on lowercased words (with re.I the search took four times the instructions)."""
     words = words.lower()
-    return (_AUTHOR.search(words) is not None, _TIME.search(words) is not None,
-            _CHROME.search(words) is not None)
+    return (COMMENT_AUTHOR_CLASS.search(words) is not None,
+            COMMENT_TIME_CLASS.search(words) is not None,
+            COMMENT_CHROME_CLASS.search(words) is not None)
 
 
 def _named_author(hints: list[tuple],
@@ -198,7 +186,7 @@ def _name(author_text: str | None, stamp: lxml.html.HtmlElement | None, raw: str
     text = " ".join(text.split()).strip(_NAME_EDGES)
     if "/" in text and " " not in text:  # a link's address, "bit.ly/SUYASa"
         return None
-    if _HEADER_HINT.search(text) is None:  # most names: taken as written
+    if COMMENT_HEADER_HINT.search(text) is None:  # most names: taken as written
         return text if _LETTER.search(text) else None
     name = clean_name(text, Clock(now), handles=True)
     return _COMMENT_NUMBER.sub("", name) or None if name else None
@@ -249,7 +237,7 @@ def _name_like(element: lxml.html.HtmlElement, params: CommentParams = COMMENTS)
     """Short, opening with no digit, holding a letter (a "#" permalink is none), no cue."""
     text = text_of(element).strip()
     return 0 < len(text) <= params.max_name_chars // 2 and not text[0].isdigit() \
-        and _LETTER.search(text) is not None and not _CUE.fullmatch(text)
+        and _LETTER.search(text) is not None and not COMMENT_CUE.fullmatch(text)
 
 
 def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
@@ -335,7 +323,7 @@ def _only_header(line: lxml.html.HtmlElement, known: list[str],
     for text in known:
         rest = rest.replace(text, " ")
     # word by word: a line that is no header fails at its first words, unread further
-    return all(w.isdigit() or w.casefold() in _HEADER_WORDS
+    return all(w.isdigit() or w.casefold() in COMMENT_HEADER_WORDS
                for w in map(_MATCHED, _WORD_CHARS.finditer(rest)))
 
 
@@ -345,10 +333,10 @@ def _furniture(item: lxml.html.HtmlElement, hints: list[tuple], author, raw: str
     """Elements whose text, less the author's name and the time, is only forum furniture:
     a floor label and the time ("楼主 发表于 …"), the author's cell ("张三 积分：935").
     Chinese forums name none of it in their markup; asked only where such a word stands."""
-    if markup is not None and not markup.holds_any(_FURNITURE_CUES):
+    if markup is not None and not markup.holds_any(FORUM_FURNITURE_CUES):
         return set()  # the page's test spares most pages every item's
     text = text_of(item)
-    if not any(word in text for word in _FURNITURE_CUES):
+    if not any(word in text for word in FORUM_FURNITURE_CUES):
         return set()
     known = [t for t in (text_of(author).strip() if author is not None else "", raw) if t]
     found: set[lxml.html.HtmlElement] = set()
@@ -359,6 +347,6 @@ def _furniture(item: lxml.html.HtmlElement, hints: list[tuple], author, raw: str
             continue
         for part in known:
             line = line.replace(part, "")
-        if line.strip() and _FURNITURE.fullmatch(line):
+        if line.strip() and FORUM_FURNITURE.fullmatch(line):
             found.add(element)
     return found

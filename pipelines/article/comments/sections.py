@@ -12,36 +12,23 @@ import lxml.html
 from lxml import etree
 
 from pipelines.article.boilerplate import is_named_noise
-from pipelines.article.comments.items import _CUE, parse_item
+from pipelines.article.comments.items import parse_item
 from pipelines.article.comments.shapes import signature
 from pipelines.article.dates.parse import find_date
 from pipelines.article.markup import Coverage, Markup, hint_words, named_rows, outermost
-from pipelines.hanzi import both, either
+from pipelines.lexicon import (
+    COMMENT_CUE,
+    COMMENT_HEADING,
+    COMMENT_NOTICE,
+    COMMENT_SECTION,
+    COMMENT_SECTION_CJK,
+    COMMENT_SECTION_STEMS,
+    NOT_COMMENT_SECTION,
+)
 from pipelines.page_text import text_of
 from pipelines.params import COMMENTS, CommentParams
 from pipelines.results import CommentData
 
-# On " " + lowercased words, as boilerplate._NOISE (a leading separator makes the regex fast).
-_SECTION = re.compile(
-    r"[\s_\-](?:comments?|commentlist|comment\w*list|respond|replies|discussion|disqus|"
-    r"pinglun|huifu|talk|feedback|reactions)(?=$|[\s_\-\d])")
-# Every word of _SECTION holds one of these stems.
-_SECTION_STEMS = ("comment", "respond", "replies", "discussion", "disqus", "pinglun", "huifu",
-                  "talk", "feedback", "reactions")
-_SECTION_CJK = both(("评论", "回复", "留言"))
-# Named like a comment section but only a counter, a link, a sidebar list of recent comments
-# or the bar of who liked a post ("reactionsBar": names, no comments).
-_NOT_SECTION = re.compile(r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total|"
-                          r"reactions[\s_-]?bar|likes?[\s_-]?bar", re.I)
-# A whole heading that announces comments: "3 Responses to “X”", "Comments (3)", 网友评论(12).
-_HEADING = re.compile(
-    r"(?:(?:\d+|no|one|two|three)\s+)?(?:comments?|responses?|replies|thoughts|reactions|"
-    r"kommentare?|commentaires?|comentarios?|reacties|reader comments|discussion)"
-    r"(?:\s+(?:to|on|zu|sur|a|for)\s+.+)?\s*(?:[(\[]\d+[)\]])?\s*[:»]?|"
-    r"(?:leave|post|add|write) (?:a|your) (?:reply|comment|response)|join the discussion|"
-    r"(?:共有?\s*\d+\s*" + either("条") + ")?(?:" + either("网友|读者|热门|最新|全部|发表|精彩")
-    + ")?(?:" + either("评论|回复|留言|跟帖") + r")\s*[(（]?\d*[)）]?(?:" + either("条") + ")?",
-    re.I)
 _HEADING_TAGS = ("h2", "h3", "h4", "h5")
 _NEVER_SECTION = frozenset({"html", "body", "article", "main"})
 # XPaths are compiled once: `element.xpath(text)` compiles again on every call.
@@ -52,23 +39,18 @@ _FORM_FIELDS = etree.XPath(
     ".//textarea|.//input[@type='text' or @type='email' or not(@type)]")
 _WORD_CHARS = re.compile(r"\w+")
 _IDEOGRAPH = re.compile(r"[\u3400-\u9fff]")  # a Chinese comment of one word says something
-# What a comment section shows where there is no comment to show, or a spam filter's notice.
-_NOTICE = re.compile(
-    r"no comments|comments? (?:are|is) (?:now )?closed|be the first to comment|akismet|"
-    r"keine kommentare|kommentare sind geschlossen|anzahl der kommentare|aucun commentaire|"
-    r"commentaires sont fermés|sin comentarios|no hay comentarios|"
-    + either("暂无评论|还没有评论|评论已关闭"), re.I)
 _COMMENT_TAGS = frozenset({"li", "div", "article", "section", "dl", "table"})
 
 
 def _section_names(markup: Markup) -> set[str]:
-    """The page's class/id word strings that name a comment section: a _SECTION word or
-    one of _SECTION_CJK in them. Only the strings that hold a stem of the _SECTION words
+    """The page's class/id word strings that name a comment section: a COMMENT_SECTION word or
+    one of COMMENT_SECTION_CJK in them. Only the strings that hold a stem of the COMMENT_SECTION
+    words
     (found for all the page's strings at once) are searched: the regex over all of them
     tried its words after every separator (0.3 M instructions a page more)."""
-    found = {name for name, words in markup.names_holding(_SECTION_STEMS)
-             if _SECTION.search(" " + words)}
-    found.update(name for name, _ in markup.names_holding(_SECTION_CJK))
+    found = {name for name, words in markup.names_holding(COMMENT_SECTION_STEMS)
+             if COMMENT_SECTION.search(" " + words)}
+    found.update(name for name, _ in markup.names_holding(COMMENT_SECTION_CJK))
     return found
 
 
@@ -109,7 +91,8 @@ def _announced(body: lxml.html.HtmlElement, covered: set,
     found: list = []
     for heading in body.iter(*_HEADING_TAGS):
         text = " ".join(text_of(heading).split())
-        if len(text) > params.max_name_chars or not (_HEADING.fullmatch(text) or heading in named):
+        if len(text) > params.max_name_chars or not (
+                COMMENT_HEADING.fullmatch(text) or heading in named):
             continue
         if not any(a in covered for a in heading.iterancestors()):
             blocks = [e for e in _after_heading(heading) if e not in covered]
@@ -182,7 +165,7 @@ def _comment_like(member: lxml.html.HtmlElement, now: datetime,
     if links >= params.max_unnamed_link_share * size:
         return False
     head = text[:params.cue_chars]
-    if _CUE.search(head):
+    if COMMENT_CUE.search(head):
         return True
     dated = find_date(head, now)
     return dated is not None and size - len(dated[1]) >= params.min_unnamed_comment_chars
@@ -232,7 +215,7 @@ def parse_section(
     A section without repeated items is a single comment, unless it is a heading,
     a counter or sidebar list, or a reply form.
     """
-    if _NOT_SECTION.search(hint_words(section)) or section.tag in ("h1", *_HEADING_TAGS):
+    if NOT_COMMENT_SECTION.search(hint_words(section)) or section.tag in ("h1", *_HEADING_TAGS):
         return []
     items = _items(section, groups, markup)
     if not items:
@@ -269,7 +252,7 @@ def _single(section: lxml.html.HtmlElement, now: datetime,
         return []
     text, signed = comment.text, comment.author and comment.published_raw
     if len(text) >= params.min_single_chars:
-        kept = signed or not (len(text) <= params.max_notice_chars and _NOTICE.search(text))
+        kept = signed or not (len(text) <= params.max_notice_chars and COMMENT_NOTICE.search(text))
     else:
         kept = signed and (len(_WORD_CHARS.findall(text)) >= params.min_said_words
                            or _IDEOGRAPH.search(text))

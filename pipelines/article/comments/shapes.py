@@ -10,12 +10,9 @@ from operator import itemgetter
 import lxml.html
 
 from pipelines.article.markup import Markup
+from pipelines.lexicon import ALTERNATING_CLASS_WORDS
 from pipelines.params import COMMENTS, CommentParams
 
-# Class words (lowercased) that alternate between items of one list, or name the item's
-# author: a set and two string tests, not a regex with re.I and .*author.* per word.
-_ALTERNATION = frozenset({"odd", "even", "alt", "first", "last", "alternate", "byuser",
-                          "bypostauthor", "clearfix", "highlighted", "parent"})
 _WORD_CHARS = re.compile(r"\w+")
 _ELEMENT, _CLASSES = itemgetter(0), itemgetter(3)  # of a Markup row
 _DIGITS = re.compile(r"\d+")
@@ -39,7 +36,7 @@ def _shape_words(classes: str) -> str:
         classes = _DIGITS.sub("", classes)
     words = classes.split()
     lowered = classes.lower()
-    if "author" in lowered or "thread-" in lowered or not _ALTERNATION.isdisjoint(
+    if "author" in lowered or "thread-" in lowered or not ALTERNATING_CLASS_WORDS.isdisjoint(
             lowered.split()):
         words = [w for w in words if not _alternating(w.lower())]
     return " ".join(sorted(words))
@@ -47,7 +44,7 @@ def _shape_words(classes: str) -> str:
 
 def _alternating(word: str) -> bool:
     """odd/even, first/last, thread-N, *author*…: words that differ between items of one list."""
-    return word in _ALTERNATION or "author" in word or (
+    return word in ALTERNATING_CLASS_WORDS or "author" in word or (
         word.startswith("thread-") and _WORD_CHARS.fullmatch(word, 7) is not None)
 
 

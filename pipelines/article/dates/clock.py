@@ -7,9 +7,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from pipelines.article.dates.parse import find_date
-
-# English-language countries that write the day first.
-_DAY_FIRST_ENGLISH = frozenset({"gb", "uk", "ie", "au", "nz", "in", "za"})
+from pipelines.lexicon import DAY_FIRST_ENGLISH
 
 
 class Clock(NamedTuple):
@@ -29,4 +27,4 @@ def day_first(language: str | None) -> bool:
     """Whether the page writes 10/05/2022 day first: all but US-style English pages (a plain
     "en" tag, as most US sites write it, counts as US)."""
     tag = (language or "").replace("_", "-").lower()
-    return bool(tag) and (not tag.startswith("en") or tag.split("-")[-1] in _DAY_FIRST_ENGLISH)
+    return bool(tag) and (not tag.startswith("en") or tag.split("-")[-1] in DAY_FIRST_ENGLISH)

@@ -13,19 +13,14 @@ import lxml.html
 
 from pipelines.article.blocks import Block, names_date
 from pipelines.article.dates.clock import Clock
-from pipelines.article.dates.cn_fields import CN_DATE_LABELS, cn_fields
+from pipelines.article.dates.cn_fields import cn_fields
 from pipelines.article.dates.parse import find_date, is_clock
 from pipelines.article.dates.zones import local_now, localise
 from pipelines.article.markup import Markup
+from pipelines.lexicon import CN_DATE_LABELS, PUBLISHED_LABEL
 from pipelines.page_text import text_of
 from pipelines.params import PUBLISH_DATE, PublishDateParams
 
-# A Western label that says the date after it is the publication's: "Erschienen am:",
-# "Published on", "Veröffentlicht:", "Datum:" (a bare "date" word needs its colon).
-_DATE_LABEL = re.compile(
-    r"\s*(?:(?:erschienen|veröffentlicht|publiziert|published|posted|publié|publicado|pubblicato)"
-    r"(?:\s+(?:am|on|le|el|il))?|(?:datum|date|fecha|data)(?=\s*:))\s*:?\s*"
-    r"(?:$|\d|[^\W\d_]{3,}\.?\s+\d)", re.I)  # then nothing, a digit or a month and a digit
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-]?(\d{2})[/-]?(\d{2})/")
 _URL_MONTH = re.compile(r"/((?:19|20)\d{2})/(\d{2})/(?!\d)")  # WordPress "/2010/05/slug/"
 _URL_DAY_FIRST = re.compile(r"/(\d{2})[-.](\d{2})[-.]((?:19|20)\d{2})(?:[/.?#-]|$)")
@@ -115,7 +110,7 @@ def _labelled_date(element: lxml.html.HtmlElement, clock: Clock,
     element or, where the label stands alone, in the text or element right after it
     (<span>Erschienen am:</span> <h2>13.10.2021</h2>). Only the element's own first text is
     matched: reading every block's whole text cost more than all date rules."""
-    label = element.text and _DATE_LABEL.match(element.text)
+    label = element.text and PUBLISHED_LABEL.match(element.text)
     if not label:
         return None
     found = clock.find(text_of(element)[:params.label_reach_chars])

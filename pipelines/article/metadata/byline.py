@@ -12,13 +12,36 @@ from lxml import etree
 
 from pipelines.article.blocks import Block
 from pipelines.article.dates.clock import Clock
-from pipelines.article.dates.cn_fields import CN_FIELD, cn_fields
+from pipelines.article.dates.cn_fields import cn_fields
 from pipelines.article.markup import hint_words
 from pipelines.article.metadata.structured import Declared
 from pipelines.article.metadata.titles import is_site_name
-from pipelines.hanzi import either
+from pipelines.lexicon import (
+    AUTHOR_HREF,
+    AUTHOR_LINK_SEPARATORS,
+    BY_AFTER_DATE,
+    BY_PREFIX,
+    BYLINE_WORD,
+    CN_AUTHOR_LABELS,
+    CN_EDITOR_LABELS,
+    CN_FIELD,
+    CN_SOURCE_LABEL,
+    CREDIT_CLASS,
+    DATE_LEAD_WORDS,
+    EDITOR_CREDIT,
+    GLUED_WEEKDAY,
+    LABELLED_AUTHOR,
+    LONE_BY,
+    NAME_CLASS,
+    NAME_CONJUNCTION,
+    NAME_END,
+    NAME_LIST,
+    NOT_NAMES,
+    ONLY_DATE,
+    ORGANISATION,
+    WEEKDAY,
+)
 from pipelines.page_text import (
-    by_first_letter,
     clean,
     fold,
     hint_test,
@@ -28,99 +51,29 @@ from pipelines.page_text import (
 )
 from pipelines.params import BYLINE, TITLES, BylineParams, TitleParams
 
-# Words that lead into "by": "Posted by", "Erstellt von".
-_BY_LEADS = (r"written|posted|published|erstellt|geschrieben|verfasst|veröffentlicht|publié|"
-             r"publicado|escrito")
-# "By", "Von", "Erstellt von", "View all posts by", optionally a role ("FOCUS-Online-Experte").
-_BY_PREFIX = re.compile(
-    r"^\s*(?:about the author|über (?:den autor|die autorin))\s*[-–:]?\s*|"
-    r"^\s*(?-i:(?:By|Von)(?=[A-ZÄÖÜ][a-zäöüß]))|"  # "ByAlex Bozarjian": no space (not "Byron")
-    rf"^\s*[-–—]*\s*(?:(?:{_BY_LEADS}|ein artikel|(?:zeige |show |view )?(?:alle |all )?"
-    r"(?:beiträge|posts|articles|artikel))\s+)?(?:by|von|par|por|di|door|av|af|"
-    r"autor(?:in|en)?|authors?|text|texto)\s*[:：]?(?:\s+|$)(?:(?:\S*(?:redakteur|redaktor|"
-    r"experte|expertin|reporter|korrespondent|correspondent)\w*)\s+)?", re.I)
-# A Western labelled byline anywhere in a short line: "Datum: 03.11.2021 Autor: Peter Maahn".
-_LABELLED = re.compile(r"(?:^|\s)(?:autor(?:in)?|author|von|by|text|par|por)\s*[:：]\s*(.+)$", re.I)
-# "06.11.2023 13:30 von Olga": a name after a date.
-_AFTER_DATE = re.compile(r"\s(?:by|von|par|por|di)\s+(\S.*)$", re.I)
-# Words that bylines show without a name, or that end a name ("Stand: …", "Updated …").
-_NOT_NAMES = frozenset({"posted", "by", "von", "veröffentlicht", "published", "no author",
-                        "admin", "anonymous", "author", "autor", "name"})
 # An e-mail address is no name: "name, email@gmail.com" is a template's placeholder.
 _EMAIL = re.compile(r"\S+@\S+\.\w+")
-# What a comment header sets after a name ("Ann says:"), cut from names here and read as a
-# header word by the comment reader.
-SAID_WORDS = ("says", "said", "wrote", "schreibt", "sagt")
-_WEEKDAY = re.compile(
-    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:montag|dienstag|mittwoch|donnerstag|"
-    r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
-    r"miércoles|jueves|viernes|sábado|domingo)\b,?", re.I)
-# A weekday run into the name where a <br> parted them ("by Jeff Foust<br>Monday, …").
-_GLUED_WEEKDAY = re.compile(r"(?<=[a-zäöüß])(?=(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|"
-                            r"(?:Mon|Diens|Donners|Frei|Sams|Sonn)tag\b|Mittwoch\b)")
-# … or a next label ("Text: A Fotos: B", "Author: A, Datum: …").
-_NAME_END = re.compile(
-    r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
-    r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
-    r"\s*[|,\-–—·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + _WEEKDAY.pattern + "$|"
-    r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
-    # a follow button beside an account
-    r"\s*\+?(?:" + either("已?关注|订阅") + r")$|\s+\+?follow$|"
-    rf"\s+(?:{'|'.join(SAID_WORDS)})\.*$", re.I)  # a comment header: "Ann says:"
-# A link to an author's page names the author ("/author/jane-doe/", "/autoren/Clara-Loew").
-_AUTHOR_HREF = re.compile(r"/(?:authors?|autor(?:en|in|innen)?)/[^/?#]", re.I)
-# What may stand between the names of a list of author links.
-_SEPARATORS = re.compile(r"[\s,;&/|·]*(?:(?:und|and|y|et|by|von|par|por)\b[\s,;&/|·]*)*", re.I)
-# Words that lead into a date: "Posted on …", "veröffentlicht am …".
-_DATE_LEAD_WORDS = frozenset({"posted", "published", "veröffentlicht", "erschienen", "erstellt",
-                              "publié", "publicado", "updated", "aktualisiert"})
-# What may stand around a date besides the date itself: "Posted on …, 13:30 Uhr" (no name).
-_ONLY_DATE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(sorted(_DATE_LEAD_WORDS))
-                        + r"|uhr|um|am|at|on|le|el)\b[\W\d_]*)*", re.I)
-# A "by" standing alone, its name in the next element.
-_LONE_BY = re.compile(rf"(?:(?:{_BY_LEADS})\s+)?(?:by|von|par|por)\s*[:：]?", re.I)
-# A word that one of those byline patterns needs, as they need it: after the start (the " "
-# put before the line), a space or a dash, and, but for a name run on ("ByAlex"), before a
-# space, a colon or the end. Starting with the separator lets the search skip to them.
-# The words grouped by first letter: the engine then tries one branch per letter at each
-# space (0.05 M instructions a page less).
-_BYLINE_WORDS_AFTER_SPACE = by_first_letter(
-    ("by", "von", "par", "por", "di", "door", "av", "af", "autor(?:in|en)?", "authors?", "texto?"))
-_BYLINE_WORD = re.compile(
-    rf"[\s\-–—](?:(?i:(?:{_BYLINE_WORDS_AFTER_SPACE})(?=[\s:：]|$)"
-    r"|about|über)|(?:By|Von)(?=[A-ZÄÖÜ]))")
-_NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
-_CREDIT_HINT = re.compile(r"licen[cs]e|credit|copyright|caption|bildnachweis", re.I)
-_NAME_HINT = re.compile(r"\bfn\b|vcard|name", re.I)
-# Publishers, not people: "Deutscher Caritasverband e. V.", "Bayerische Landesanstalt … - LWF".
-_ORGANISATION = re.compile(r"\b(?:e\.\s?V|GmbH|AG|Inc|Ltd|LLC|Verband|Verlag|Redaktion|"
-                           r"Landesanstalt|Institut|Universität|University|Agencies|Ministerium)\b"
-                           # a Chinese outlet: …网 (website), …报 (paper), …社 (agency), …台
-                           r"|[\u4e00-\u9fff]{2,}(?:" + either("网|报|社|台|新闻|频道") + ")$",
-                           re.I)
-_EDITOR = re.compile(r"\bedit(?:ed|or|ors)\b|\bhrsg\b|herausgegeben", re.I)
-_CONJUNCTION = re.compile(r"\s+(?:und|and|y|et|&)\s+(?=\S+\s+\S)", re.I)
-_names_credit = hint_test(_CREDIT_HINT)
+_names_credit = hint_test(CREDIT_CLASS)
 
 
 def clean_name(text: str, clock: Clock, handles: bool = False) -> str | None:
     """A byline reduced to the name: prefix ("By", "Von") and role cut, and the date with
     what follows it (or, for a leading date, what precedes it). Initials ("S.W.") are a
     name; an @handle only where asked (a commenter's, not a byline's follow link)."""
-    text = _BY_PREFIX.sub("", _GLUED_WEEKDAY.sub(" ", text))
+    text = BY_PREFIX.sub("", GLUED_WEEKDAY.sub(" ", text))
     found = clock.find(text)
     if found and found[1] in text:
         before, _, after = text.partition(found[1])
-        before = _WEEKDAY.sub("", before)
+        before = WEEKDAY.sub("", before)
         after = after.lstrip(" ,·|-–:")
-        marked = _BY_PREFIX.match(after)  # "DESIGN | 7 Hours Ago By Richard Darell"
-        after = _BY_PREFIX.sub("", after)
-        text = after if marked or _ONLY_DATE.fullmatch(before) else before
+        marked = BY_PREFIX.match(after)  # "DESIGN | 7 Hours Ago By Richard Darell"
+        after = BY_PREFIX.sub("", after)
+        text = after if marked or ONLY_DATE.fullmatch(before) else before
     previous = None
     while previous != text:
-        previous, text = text, _NAME_END.sub("", text.strip(" |,-–—·:→»›")).strip()
+        previous, text = text, NAME_END.sub("", text.strip(" |,-–—·:→»›")).strip()
     usable = re.search(r"\w{2}|\w\.", text) and (handles or not text.startswith("@"))
-    return text if usable and text.casefold() not in _NOT_NAMES else None
+    return text if usable and text.casefold() not in NOT_NAMES else None
 
 
 def _is_byline(block: Block, text: str, params: BylineParams = BYLINE) -> bool:
@@ -129,7 +82,7 @@ def _is_byline(block: Block, text: str, params: BylineParams = BYLINE) -> bool:
         return False
     if block.marked:
         return True
-    return (bool(_BY_PREFIX.match(text)) and len(text) <= params.max_by_line
+    return (bool(BY_PREFIX.match(text)) and len(text) <= params.max_by_line
             and block.element.tag != "a")
 
 
@@ -143,13 +96,13 @@ def _byline_name(block: Block, clock: Clock, params: BylineParams = BYLINE) -> s
         return clean_name(text, clock)
     if _is_author_link(block.element, text):
         return clean_name(_author_links(block.element, params=params) or text, clock)
-    labelled = _LABELLED.search(text)
+    labelled = LABELLED_AUTHOR.search(text)
     if labelled:
         return clean_name(labelled.group(1), clock)
-    after = _AFTER_DATE.search(text)
+    after = BY_AFTER_DATE.search(text)
     before = text[: after.start()] if after else ""
     found = after and clock.find(before)
-    if found and _dated_only(_WEEKDAY.sub("", before.replace(found[1], ""))):
+    if found and _dated_only(WEEKDAY.sub("", before.replace(found[1], ""))):
         return clean_name(after.group(1), clock)
     return None
 
@@ -157,14 +110,14 @@ def _byline_name(block: Block, clock: Clock, params: BylineParams = BYLINE) -> s
 def _dated_only(rest: str) -> bool:
     """What stands before "by X" besides the date holds no prose ("@ 10:26am (PT)", "Posted
     on", not "Auf den Spuren"): no longer word but a date's lead-in."""
-    return all(w.casefold() in _DATE_LEAD_WORDS for w in re.findall(r"[^\W\d_]{4,}", rest))
+    return all(w.casefold() in DATE_LEAD_WORDS for w in re.findall(r"[^\W\d_]{4,}", rest))
 
 
 def _head_name(block: Block, clock: Clock, params: BylineParams = BYLINE) -> str | None:
     """The name opening a longer text: an element of its own right after an author label at
     its start ("Autor: <a>Klausmartin Friedrich</a> Tags: 1907, …"), or the name before the
     date in a byline element."""
-    labelled = _LABELLED.match(block.head)
+    labelled = LABELLED_AUTHOR.match(block.head)
     if labelled:
         names = _marked_names(block.element, labelled.group(1), params=params)
         return clean_name(names, clock) if names else None
@@ -175,7 +128,7 @@ def _head_name(block: Block, clock: Clock, params: BylineParams = BYLINE) -> str
 
 def _name_like(names: str, params: BylineParams = BYLINE) -> bool:
     """Short enough to be names, not a headline run into the byline."""
-    return all(len(name.split()) <= params.max_name_words for name in _NAME_LIST.split(names))
+    return all(len(name.split()) <= params.max_name_words for name in NAME_LIST.split(names))
 
 
 def _marked_names(element: lxml.html.HtmlElement, value: str,
@@ -187,7 +140,7 @@ def _marked_names(element: lxml.html.HtmlElement, value: str,
         name = clean(text_of(inner))
         at = value.find(name, end) if name else -1
         gap = value[end:at]
-        if at >= 0 and _SEPARATORS.fullmatch(gap) and (not end or gap.strip()):
+        if at >= 0 and AUTHOR_LINK_SEPARATORS.fullmatch(gap) and (not end or gap.strip()):
             end = at + len(name)
         elif end:
             break
@@ -201,7 +154,7 @@ def _is_author_link(element: lxml.html.HtmlElement, text: str) -> bool:
 
 def _links_author(element: lxml.html.HtmlElement) -> bool:
     """A link to an author's page ("/author/jane-doe/")."""
-    return element.tag == "a" and bool(_AUTHOR_HREF.search(element.get(b"href") or ""))
+    return element.tag == "a" and bool(AUTHOR_HREF.search(element.get(b"href") or ""))
 
 
 def _author_links(link: lxml.html.HtmlElement, params: BylineParams = BYLINE) -> str | None:
@@ -209,14 +162,14 @@ def _author_links(link: lxml.html.HtmlElement, params: BylineParams = BYLINE) ->
     separators ("<a>Clara Löw</a>, <a>Siddharth Prakash</a> & <a>Klaus Jacob</a>")."""
     parent = link.getparent()
     links = list(parent.iter("a"))
-    if len(links) < 2 or not all(_AUTHOR_HREF.search(a.get("href") or "") for a in links):
+    if len(links) < 2 or not all(AUTHOR_HREF.search(a.get("href") or "") for a in links):
         return None
     whole = clean(text_of(parent)) or ""
     rest = whole
     for a in links:
         rest = rest.replace(clean(text_of(a)) or "", "", 1)
     short = len(whole) <= params.max_author_links_chars
-    return whole if short and _SEPARATORS.fullmatch(rest) else None
+    return whole if short and AUTHOR_LINK_SEPARATORS.fullmatch(rest) else None
 
 
 def _is_credit(element: lxml.html.HtmlElement, params: BylineParams = BYLINE) -> bool:
@@ -242,11 +195,11 @@ def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_label
     for index, block in enumerate(opened):
         fields = cn_fields(block.text) if cn_labels else ()
         for label, value in fields:
-            if label in ("作者", "记者") and not author:
+            if label in CN_AUTHOR_LABELS and not author:
                 author = value
-            elif label == "来源" and not source:
+            elif label == CN_SOURCE_LABEL and not source:
                 source = value
-            elif label in ("编辑", "责任编辑") and not editor:
+            elif label in CN_EDITOR_LABELS and not editor:
                 editor = value
         if wanted and not author and not fields and _may_name(block):
             author = _byline_name(block, clock, params=params) or _name_after_by(
@@ -262,12 +215,12 @@ def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_label
 
 def _may_name(block: Block) -> bool:
     """Whether the block can name anyone at all: a marked byline, a link to an author's page
-    or a line with a byline word, which _BY_PREFIX, _LABELLED, _AFTER_DATE and _LONE_BY all
+    or a line with a byline word, which BY_PREFIX, LABELLED_AUTHOR, BY_AFTER_DATE and LONE_BY all
     need. One search spares nearly every block all of those rules. Asking of a link its
     author href, not only its tag, spares the rules the page's many other links, which were
     most of the blocks that went on to them."""
     line = block.text or block.head
-    return bool(line) and (bool(_BYLINE_WORD.search(" " + line)) or block.marked
+    return bool(line) and (bool(BYLINE_WORD.search(" " + line)) or block.marked
                            or _links_author(block.element))
 
 
@@ -276,7 +229,7 @@ def _name_after_by(block: Block, next_blocks: list[Block], clock: Clock,
     """The name in the next text after a lone "by" or "Published by" element, where the layout
     parts the two: a link to the author's profile (<span> by </span><h3><a>delta201</a></h3>),
     not a line of prose."""
-    if not (block.text and _LONE_BY.fullmatch(block.text)):
+    if not (block.text and LONE_BY.fullmatch(block.text)):
         return None
     after = next((b for b in next_blocks if b.text), None)
     name = after and after.element.tag == "a" and clean_name(after.text, clock)
@@ -288,8 +241,8 @@ def _is_shut_byline(block: Block, params: BylineParams = BYLINE) -> bool:
     element (vcard, "fn", "author-name") or a "By …" line, and no picture credit."""
     if not block.shut or not block.text:
         return False
-    named = block.element.get("rel") == "author" or _NAME_HINT.search(block.hint)
-    return bool(named or _BY_PREFIX.match(block.text)) and not _is_credit(block.element,
+    named = block.element.get("rel") == "author" or NAME_CLASS.search(block.hint)
+    return bool(named or BY_PREFIX.match(block.text)) and not _is_credit(block.element,
                                                                           params=params)
 
 
@@ -314,13 +267,13 @@ def page_declared_author(found: Declared, url: str | None,
     """(the declared author, whether it is weak): the site's own name, an organisation or an
     editor credit ("Revised Edition Edited by …") there stands in for a byline, so a person
     in the page beats it."""
-    author = clean(_EMAIL.sub("", _BY_PREFIX.sub("", found.author or "")).strip(" ,;"))
-    if not author or not re.search(r"[^\W\d_]", author) or author.casefold() in _NOT_NAMES:
+    author = clean(_EMAIL.sub("", BY_PREFIX.sub("", found.author or "")).strip(" ,;"))
+    if not author or not re.search(r"[^\W\d_]", author) or author.casefold() in NOT_NAMES:
         return None, False  # CMS user ids and placeholders are not names
     key, site = name_key(author), name_key(found.site_name or "")
     publisher = is_site_name(author, found.site_name, url, loose=True, params=titles) or any(
         k in key or key in k for k in host_keys(url) | {site} if len(k) >= titles.min_site_key)
-    return author, publisher or bool(_ORGANISATION.search(author) or _EDITOR.search(author))
+    return author, publisher or bool(ORGANISATION.search(author) or EDITOR_CREDIT.search(author))
 
 
 def pick_author(author: str | None, weak: bool, byline: str | None) -> str | None:
@@ -333,4 +286,4 @@ def pick_author(author: str | None, weak: bool, byline: str | None) -> str | Non
 
 def _join_names(names: str) -> str:
     """A list of names joined with ", " whatever its last conjunction ("A, B y C")."""
-    return _CONJUNCTION.sub(", ", names) if "," in names else names
+    return NAME_CONJUNCTION.sub(", ", names) if "," in names else names

@@ -16,6 +16,7 @@ from lxml import etree
 
 from pipelines.article.markup import Markup, hint_words
 from pipelines.article.metadata.structured import Declared
+from pipelines.lexicon import HEADLINE_CLASS, KICKER_CLASS
 from pipelines.page_text import clean, fold, hint_test, host_keys, is_inside, name_key, text_of
 from pipelines.params import TITLES, TitleParams
 
@@ -25,20 +26,13 @@ _TITLE_SPLIT = re.compile(
     r"|\s*-\s*(?=[\u3000-\u9fff])")  # a bare hyphen beside a Chinese word: "增长10.8%-本地"
 _CRUMB_ARROWS = ("»", "›")  # breadcrumb separators: the deeper level follows them
 _ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")
-# Parts of an <h1> named by their class: the headline's own element ("articleheadline"), a
-# kicker or subtitle beside it ("entry-title__toptitle", "articleoverline", "dachzeile").
-# Chinese CMS templates shorten title to a word "tit" ("l_tit", "art-tit").
-_HEADLINE_HINT = re.compile(r"headline|title|(?:^|[\s_-])tit(?:$|[\s_-])", re.I)
-_KICKER_HINT = re.compile(r"kicker|overline|over-?title|top-?title|top-?line|dachzeile|"
-                          r"roofline|eyebrow|super-?title|pre-?title|sub-?title|sub-?headline|"
-                          r"spitzmarke", re.I)
 # Between a declared site name and the headline; found without a pattern per site name (a
 # compiled pattern per page cost more than all other title rules).
 _SEPARATOR_AT_START = re.compile(r"\s*[-|–—·•:»_｜/]+\s*")
 _SEPARATOR_AT_END = re.compile(r"\s*[-|–—·•:»_｜/]+\s*$")
 _TEXT_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
-_names_headline = hint_test(_HEADLINE_HINT)
-_names_kicker = hint_test(_KICKER_HINT)
+_names_headline = hint_test(HEADLINE_CLASS)
+_names_kicker = hint_test(KICKER_CLASS)
 
 
 def is_site_name(text: str, site_name: str | None, url: str | None, loose: bool = False,

@@ -94,27 +94,18 @@ class PageTypeParams:
 
 @dataclass(frozen=True)
 class DensityParams:
-    """S4 / CETD: which density drives extraction, and how far the content may reach.
+    """Density extraction (CETD and punctuation density): which density drives it, and how
+    far the content may reach. The chosen values: docs/DECISIONS.md, 'Density extraction'."""
 
-    Figures: docs/BENCHMARKS.md, section "Article extraction" (2026-11-21).
-    """
-
-    # one of: punctuation (seed 004), text, composite (CETD). Composite ships: best body F1 on
-    # article-bench and dragnet-dev in the variant table.
-    density: str = "composite"
+    density: str = "composite"  # one of: punctuation, text, composite (CETD)
     tie_break: str | None = None  # a second density added with a small weight, or None
     tie_break_weight: float = 0.0
-    # "page": Extract from <body> as in CETD/S4; "root": only inside the node of largest
+    # "page": Extract from <body> as CETD does; "root": only inside the node of largest
     # DensitySum (widened by _region), so teaser lists elsewhere on the page are never marked.
-    # "root" raised article-bench F1 from 0.904 to 0.938 (composite, before _region).
     scope: str = "root"
-    # _region: a sibling branch this dense widens the root; 0.3 gave article-bench F1 0.946 /
-    # dragnet-dev 0.884 (0.2: 0.945/0.883, 0.5: 0.948/0.877, never: 0.938/0.874).
-    sibling_share: float = 0.3
+    sibling_share: float = 0.3  # _region: a sibling branch this dense widens the root
     max_climb: int = 3  # _region: how many levels above the root may be searched
-    # Blocks inside the content with more link text than this share are dropped; 0.8 gave
-    # F1 0.951/0.886 (0.4: 0.949/0.882, 0.6: 0.951/0.883, off: 0.946/0.884).
-    max_link_share: float = 0.8
+    max_link_share: float = 0.8  # blocks inside the content with more link text are dropped
 
 
 # --- article route (body, boilerplate, comments, metadata, dates) ---

@@ -80,8 +80,8 @@ class Block:
 
     def _read(self) -> None:
         """Text and head. An element with more counted characters than `max_raw_chars` is not
-        read: long blocks (the article's containers) were a tenth of the blocks read and
-        nine tenths of the characters (0.27 M instructions a page)."""
+        read: long blocks (the article's containers) are few of the blocks read and most of
+        the characters."""
         counted, params = self._counted.get(self.element), self._params
         if counted is not None and counted.chars > params.max_raw_chars:
             self._text = self._head = None

@@ -73,7 +73,7 @@ class Markup:
     _holders: dict[tuple[str, ...], set] = field(default_factory=dict, repr=False)
     # the document-order index of an element under <body>, None for any other element: the
     # index's own dict.get, so that each of the page's thousand-odd asks is a call in C
-    # (a method that built the index on first use cost 0.3 M instructions a page more)
+    # (a method that built the index on first use cost more)
     position: Callable[[lxml.html.HtmlElement], int | None] = field(init=False, repr=False)
     _names: tuple[list[str], list[str], str] | None = field(default=None, repr=False)
     _text: str | None = field(default=None, repr=False)
@@ -136,7 +136,7 @@ class Markup:
 
     def text(self) -> str:
         """The whole text under <body>, built once: the forum test and the Chinese-label test
-        both read it (0.2 M instructions a page each)."""
+        both read it."""
         if self._text is None:
             self._text = text_of(self.body)
         return self._text
@@ -165,9 +165,8 @@ class Markup:
         match. `pattern` must start with a separator and match only word characters after
         it, so that no match runs from one name into the next.
 
-        One search over all the page's names joined: a page brings some 200 class strings
-        that no cache has seen, and a cached call and a search per string cost 0.3 M
-        instructions a page more (noise and comment-section names together).
+        One search over all the page's names joined: a page brings a few hundred class
+        strings that no cache has seen, and a cached call and a search per string cost more.
         """
         names, _, text = self.names()
         found = []
@@ -231,9 +230,8 @@ def read_markup(body: lxml.html.HtmlElement) -> Markup:
 
     Each column of the table (parents, tags, class and id attributes, hint words, roles) is
     read for all elements at once by map() in C and the rows zipped from the columns; only
-    the grouping into `siblings` and `named` is a Python loop. Reading element by element
-    in that loop (and the ids with the roles in the XPath) cost 0.3 M instructions a page
-    more on dragnet-dev.
+    the grouping into `siblings` and `named` is a Python loop (reading element by element in
+    that loop costs more: see docs/DECISIONS.md, 'Article route speed').
     """
     roles, article_bodies, authors = {}, [], set()
     for value in _SPARSE(body):  # in document order

@@ -1,9 +1,8 @@
 """The article route: body, metadata and comments of one news, blog or forum page.
 
-Stages share the one parsed tree and never change it: blocks to leave out
-(template blocks from S2, named furniture, comment sections) are passed down as
-a set of removed subtrees. Node labels from the S0 labeller can later join that
-set (label "other"/"comment") or seed metadata (labels "title"/"author"/"time").
+Stages share the one parsed tree and never change it: blocks to leave out (template
+blocks from the template diff, named furniture, comment sections) are passed down as a set
+of removed subtrees.
 """
 
 from __future__ import annotations
@@ -86,8 +85,8 @@ def _no_cycle_collection() -> Iterator[None]:
     """Pause the cyclic garbage collector for one page.
 
     The route allocates a few container objects per element (table rows, counters,
-    groups) and keeps them to the end; every 700 allocations the collector traversed
-    them all again, 4 % of the route's instructions. The route makes no garbage cycles
+    groups) and keeps them to the end, which the collector traversed again and again
+    (see docs/DECISIONS.md, 'Article route speed'). The route makes no garbage cycles
     that must go early; whatever it leaves is collected once the collector runs again.
     """
     enabled = gc.isenabled()

@@ -65,8 +65,7 @@ def _hints(item: lxml.html.HtmlElement, nested: set,
     own elements in document order, its `nested` replies left out (they are never rendered
     with it; walking every reply again for each of its ancestors made deep threads
     quadratic). Off the page's `markup` table when given: its rows of the item are slices,
-    where a walk and a table lookup per element cost 0.8 M instructions a page more on
-    dragnet-dev's comment-heavy pages, and a get per element and pattern more than the rest."""
+    where a walk and a table lookup per element cost far more on comment-heavy pages."""
     rows = markup.rows_below(item, nested) if markup is not None else None
     if rows is None:
         authors = set(_DECLARED_AUTHORS(item))
@@ -85,13 +84,13 @@ def _parts(words: str) -> tuple[bool, ...]:
     repeats the class words of its author, date and chrome. Ids like comment-123 miss (nine
     in ten of the distinct words hold digits): those are answered by the words with every
     ASCII digit made 0, which no part of the patterns matches, so the answer is the same
-    (2755 distinct words over 90 pages became 269: 0.64 M instructions a page less)."""
+    (see docs/DECISIONS.md, 'Article route speed')."""
     return _parts_of(words.encode().translate(_ZERO_DIGITS).decode())
 
 
 @lru_cache(maxsize=4096)
 def _parts_of(words: str) -> tuple[bool, ...]:
-    """_parts on lowercased words (with re.I the search took four times the instructions)."""
+    """_parts on lowercased words (re.I makes the search several times slower)."""
     words = words.lower()
     return (COMMENT_AUTHOR_CLASS.search(words) is not None,
             COMMENT_TIME_CLASS.search(words) is not None,

@@ -44,10 +44,9 @@ _COMMENT_TAGS = frozenset({"li", "div", "article", "section", "dl", "table"})
 
 def _section_names(markup: Markup) -> set[str]:
     """The page's class/id word strings that name a comment section: a COMMENT_SECTION word or
-    one of COMMENT_SECTION_CJK in them. Only the strings that hold a stem of the COMMENT_SECTION
-    words
-    (found for all the page's strings at once) are searched: the regex over all of them
-    tried its words after every separator (0.3 M instructions a page more)."""
+    one of COMMENT_SECTION_CJK in them. Only the strings that hold a stem of the
+    COMMENT_SECTION words (found for all the page's strings at once) are searched: the regex
+    over all of them tried its words after every separator."""
     found = {name for name, words in markup.names_holding(COMMENT_SECTION_STEMS)
              if COMMENT_SECTION.search(" " + words)}
     found.update(name for name, _ in markup.names_holding(COMMENT_SECTION_CJK))

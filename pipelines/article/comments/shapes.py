@@ -29,7 +29,7 @@ def _shape_words(classes: str) -> str:
     """Cached: every element of a list repeats the same class string. Still, a page brings
     some 60 new ones, so the usual string (no alternation word in it, told by three tests
     on the whole string) skips the test per word, and ASCII digits go by bytes.translate
-    (the regex took twice as long): 0.6 M instructions a page less."""
+    (the regex took twice as long)."""
     if classes.isascii():
         classes = classes.encode().translate(None, b"0123456789").decode()
     else:
@@ -55,7 +55,7 @@ def repeated_groups(markup: Markup,
     Only same-tag siblings can repeat a shape. Their shapes are mapped in C (cached) and
     counted: one shape is one group, all different none, and only the rest are sorted out
     member by member (a class test first and a loop over the members of every group with
-    two class strings: 0.10 M instructions a page more on dragnet-dev).
+    two class strings costs more).
     """
     found = []
     for rows in markup.siblings.values():

@@ -37,7 +37,7 @@ def find_posts(markup: Markup, now: datetime, groups: list[list],
     wanted = params.min_thread_share * len(markup.text())
     candidates = _big_enough(markup, groups, wanted)
     # When every candidate is tried, those that cannot be posts push none out of the top:
-    # they go unmeasured (often the article's paragraphs; 0.09 M instructions a page).
+    # they go unmeasured (often the article's paragraphs).
     if len(candidates) <= params.max_post_groups:
         candidates = [members for members in candidates if members[0].tag not in _NOT_POSTS]
     sized = sorted(((sum(len(text_of(m)) for m in g), g) for g in candidates),

@@ -161,8 +161,8 @@ def _microdata(props: list[lxml.html.HtmlElement], prop: str) -> str | None:
 
 # The owners of the attributes: libxml2 finds attributes far faster than it tests every
 # element with a predicate (and faster still than string comparisons). Stepping over the
-# elements (descendant-or-self::*), not every node as // does (text nodes too), cost a
-# quarter less: 0.58 against 0.78 M instructions a page.
+# elements (descendant-or-self::*), not every node as // does (text nodes too), costs less
+# (see docs/DECISIONS.md, 'Article route speed').
 _PROPS = etree.XPath("(descendant-or-self::*/@itemprop | descendant-or-self::*/@property)/..")
 
 

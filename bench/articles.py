@@ -41,11 +41,11 @@ from types import ModuleType
 
 import lxml.html
 
-from pipelines import render
 from pipelines.article import extract_article
-from pipelines.dates import parse_date
+from pipelines.article.body import render
+from pipelines.article.dates.parse import parse_date
 from pipelines.document import decode_html, load_document
-from pipelines.metadata import SAID_WORDS
+from pipelines.lexicon import SAID_WORDS
 from pipelines.params import DENSITY
 from pipelines.results import ARTICLE_TYPES
 

@@ -31,7 +31,7 @@ _EXPORTS = {
     "template_mask": "pipelines.template_diff",
     "sibling_candidates": "pipelines.siblings",
     "url_pattern": "pipelines.siblings",
-    "zone_named": "pipelines.zones",
+    "zone_named": "pipelines.article.dates.zones",
     "result_json": "pipelines.cli",
     "ARTICLE_TYPES": "pipelines.results",
     "PAGE_TYPES": "pipelines.results",

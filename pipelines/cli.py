@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from pipelines.article.dates.zones import zone_named
 from pipelines.document import Document, NotHtmlError, load_document
 from pipelines.process import PageResult, process_document
 from pipelines.results import PAGE_TYPES, comment_json, record_json
 from pipelines.subcommands import USAGE_ERROR
-from pipelines.zones import zone_named
 
 
 def result_json(result: PageResult) -> dict[str, Any]:

@@ -56,7 +56,7 @@ class Document:
     url: str | None = None
     fetched_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     # the zone the site writes its times in, when the crawl is told (a source's setting);
-    # else the page's country domain or language decide (pipelines.zones)
+    # else the page's country domain or language decide (pipelines.article.dates.zones)
     zone: ZoneInfo | None = None
 
     @property

@@ -9,42 +9,35 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from pipelines.lexicon import STOPWORDS
+from pipelines.params import LANGUAGE, LanguageParams
+
 _SCRIPTS = (("zh", re.compile(r"[\u4e00-\u9fff]")), ("ja", re.compile(r"[\u3040-\u30ff]")),
             ("ko", re.compile(r"[\uac00-\ud7af]")), ("ru", re.compile(r"[\u0400-\u04ff]")),
             ("ar", re.compile(r"[\u0600-\u06ff]")))
-_STOPWORDS = {
-    "en": {"the", "and", "of", "to", "is", "in", "that", "for"},
-    "de": {"der", "die", "und", "das", "ist", "nicht", "mit", "sich"},
-    "fr": {"le", "la", "les", "et", "des", "est", "une", "pour"},
-    "es": {"el", "los", "las", "y", "que", "del", "por", "una"},
-    "pt": {"o", "os", "as", "e", "que", "do", "da", "uma"},
-    "it": {"il", "di", "che", "e", "della", "per", "una", "sono"},
-    "nl": {"de", "het", "een", "en", "van", "niet", "dat", "zijn"},
-    "pl": {"i", "w", "nie", "na", "się", "jest", "że", "do"},
-}
-_ANY_STOPWORD = frozenset().union(*_STOPWORDS.values())
+_ANY_STOPWORD = frozenset().union(*STOPWORDS.values())
 _WORD = re.compile(r"\w+")
 # Any character of those scripts: most texts have none, and one search then settles all five
 # (five counts over the 5000 characters cost as much as the stopword count).
 _ANY_SCRIPT = re.compile("[" + "".join(p.pattern[1:-1] for _, p in _SCRIPTS) + "]")
 
 
-def detect_language(text: str) -> str | None:
+def detect_language(text: str, params: LanguageParams = LANGUAGE) -> str | None:
     """Cheap guess: a non-Latin script decides, else the most frequent stopword set."""
-    sample = text[:5000]
+    sample = text[:params.sample_chars]
     if not sample.strip():
         return None
     if _ANY_SCRIPT.search(sample):
         counts = {code: len(pattern.findall(sample)) for code, pattern in _SCRIPTS}
-        if counts["ja"] > 20:
+        if counts["ja"] > params.min_kana:
             return "ja"
         code, hits = max(counts.items(), key=lambda item: item[1])
-        if hits > 0.2 * len(sample.replace(" ", "")):
+        if hits > params.min_script_share * len(sample.replace(" ", "")):
             return code
     words = _stopword_counts(sample.lower())
-    votes = {code: sum(words[w] for w in stop) for code, stop in _STOPWORDS.items()}
+    votes = {code: sum(words[w] for w in stop) for code, stop in STOPWORDS.items()}
     best = max(votes, key=votes.get)
-    return best if votes[best] >= 3 else None
+    return best if votes[best] >= params.min_stopwords else None
 
 
 def _stopword_counts(text: str) -> Counter:

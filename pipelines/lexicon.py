@@ -4,6 +4,323 @@ comment heading, a pager or a page-type cue is written as."""
 
 from __future__ import annotations
 
+import re
+
+from pipelines.hanzi import both, either
+from pipelines.page_text import by_first_letter
+
 # --- article route (bylines, sources, date labels, comments, boilerplate, titles) ---
+
+# Page furniture (article.boilerplate)
+
+# Words that name an article container: a furniture name holding one wraps the body.
+ARTICLE_CONTAINER_WORDS = ("article", "body", "content", "main", "entry", "story", "text", "post",
+                           "detail", "zhengwen")
+# Class/id words of page furniture (matched as whole tokens, split on - _ and case changes).
+FURNITURE_WORDS = (
+    "nav", "navbar", "navigation", "menu", "submenu", "breadcrumbs?", "crumbs?", "sidebar",
+    "rail", "footer", "masthead", "share", "sharing", "social", "sns", "follow", "related",
+    "recommend(?:ed|ations?)?", "popular", "trending", "promo", "promotion", "advert",
+    "advertisement", "ads?", r"ad\w*slot", "sponsor(?:ed)?", "banner", "newsletter",
+    "subscribe", "subscription", "signup", "login", "cookies?", "consent", "gdpr", "tagcloud",
+    "pagination", "pager", "paging", "toolbar", "outbrain", "taboola", "modal", "popup",
+    "overlay", "caption", "credits?", "copyright", "tuijian", "xiangguan", "fenxiang",
+    "pinglun", "guanggao", "daohang",
+)
+# Matched against " " + lowercased words (re.I makes it three times slower): a pattern that
+# starts with a separator lets the regex engine skip to the separators instead of trying
+# every word at every position; the words grouped by first letter make this busiest regex of
+# the page cheaper than a plain (?:^|[\s_\-])(?:nav|navbar|…).
+FURNITURE_NAME = re.compile(rf"[\s_\-](?:{by_first_letter(FURNITURE_WORDS)})(?=$|[\s_\-\d])")
+FURNITURE_ROLES = ("navigation", "complementary", "contentinfo", "banner")
+
+# Class words of the blocks near the headline (article.blocks)
+
+BYLINE_CLASS_WORDS = ("author", "byl", "writer", "reporter", "zuozhe", "作者")  # "byl": byline, byl
+BYLINE_CLASS = re.compile("|".join(BYLINE_CLASS_WORDS), re.I)
+BYLINE_CLASS_LOWER = re.compile("|".join(BYLINE_CLASS_WORDS))
+DATE_CLASS = re.compile(r"date|datum|fecha|time|publish|posted|pubtime|meta|info|source|riqi|"
+                        r"created|updated|submitted|author|byline", re.I)
+COMMENT_CLASS = re.compile(r"comment|kommentar|reply|replies|respond|discuss|disqus", re.I)
+
+# Headlines (article.metadata.titles)
+
+# Parts of an <h1> named by their class: the headline's own element ("articleheadline"), a
+# kicker or subtitle beside it ("entry-title__toptitle", "articleoverline", "dachzeile").
+# Chinese CMS templates shorten title to a word "tit" ("l_tit", "art-tit").
+HEADLINE_CLASS = re.compile(r"headline|title|(?:^|[\s_-])tit(?:$|[\s_-])", re.I)
+KICKER_CLASS = re.compile(r"kicker|overline|over-?title|top-?title|top-?line|dachzeile|"
+                          r"roofline|eyebrow|super-?title|pre-?title|sub-?title|sub-?headline|"
+                          r"spitzmarke", re.I)
+
+# Declared metadata: JSON-LD types and <meta> names (article.metadata.structured)
+
+ARTICLE_LD_TYPES = ("article", "posting", "report", "review", "blog", "creativework", "qapage",
+                  "discussionforum")
+META_TITLE = ("og:title", "twitter:title", "dc.title", "headline")
+META_AUTHOR = ("author", "article:author", "og:article:author", "byl", "dc.creator",
+                "sailthru.author", "parsely-author", "citation_author")
+META_DATE = ("article:published_time", "og:published_time", "og:article:published_time",
+              "datepublished", "pubdate", "publishdate", "publish-date", "publish_date",
+              "sailthru.date", "parsely-pub-date", "dc.date.issued", "article.published",
+              "published_time", "release_date", "citation_date",
+              # names Chinese portals and their publishing systems use (GNE's list of
+              # publication metas): Tencent's apub:time, pubtime, og:time …
+              "article:publish_time", "og:pubdate", "og:release_date", "og:time", "apub:time",
+              "pubtime", "_pubtime", "originalpublicationdate", "article_date_original",
+              "publication_date", "date_published", "published_at", "published-date",
+              "rnews:datepublished", "bt:pubdate", "weibo: article:create_at",
+              "shareaholic:article_published_time", "cxenseparse:recs:publishtime")
+# Dates that do not say they are the publication's (a page's "date" is often its build
+# time): the page's own itemprop=datePublished, and a date the page marks, beat them.
+META_OTHER_DATE = ("dc.date", "date", "article:modified_time", "og:updated_time", "lastmod")
+# Any other <meta> named as a date ("dateUpdate", "last-modified", "dcterms.date"): weaker
+# still, and not the many that only contain "date" in passing ("validate", "update-rate").
+META_DATE_KEY = re.compile(r"(?:^|[^a-z])(?:date|modified|updated)(?:[^a-z]|$)|^date|date$")
+
+# Bylines (article.metadata.byline)
+
+# Words that lead into "by": "Posted by", "Erstellt von".
+BY_LEADS = (r"written|posted|published|erstellt|geschrieben|verfasst|veröffentlicht|publié|"
+             r"publicado|escrito")
+# "By", "Von", "Erstellt von", "View all posts by", optionally a role ("FOCUS-Online-Experte").
+BY_PREFIX = re.compile(
+    r"^\s*(?:about the author|über (?:den autor|die autorin))\s*[-–:]?\s*|"
+    r"^\s*(?-i:(?:By|Von)(?=[A-ZÄÖÜ][a-zäöüß]))|"  # "ByAlex Bozarjian": no space (not "Byron")
+    rf"^\s*[-–—]*\s*(?:(?:{BY_LEADS}|ein artikel|(?:zeige |show |view )?(?:alle |all )?"
+    r"(?:beiträge|posts|articles|artikel))\s+)?(?:by|von|par|por|di|door|av|af|"
+    r"autor(?:in|en)?|authors?|text|texto)\s*[:：]?(?:\s+|$)(?:(?:\S*(?:redakteur|redaktor|"
+    r"experte|expertin|reporter|korrespondent|correspondent)\w*)\s+)?", re.I)
+# A Western labelled byline anywhere in a short line: "Datum: 03.11.2021 Autor: Peter Maahn".
+LABELLED_AUTHOR = re.compile(r"(?:^|\s)(?:autor(?:in)?|author|von|by|text|par|por)\s*[:：]\s*(.+)$",
+                             re.I)
+# "06.11.2023 13:30 von Olga": a name after a date.
+BY_AFTER_DATE = re.compile(r"\s(?:by|von|par|por|di)\s+(\S.*)$", re.I)
+# Words that bylines show without a name, or that end a name ("Stand: …", "Updated …").
+NOT_NAMES = frozenset({"posted", "by", "von", "veröffentlicht", "published", "no author",
+                        "admin", "anonymous", "author", "autor", "name"})
+# What a comment header sets after a name ("Ann says:"), cut from names here and read as a
+# header word by the comment reader.
+SAID_WORDS = ("says", "said", "wrote", "schreibt", "sagt")
+WEEKDAY = re.compile(
+    r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:montag|dienstag|mittwoch|donnerstag|"
+    r"freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
+    r"miércoles|jueves|viernes|sábado|domingo)\b,?", re.I)
+# A weekday run into the name where a <br> parted them ("by Jeff Foust<br>Monday, …").
+GLUED_WEEKDAY = re.compile(r"(?<=[a-zäöüß])(?=(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|"
+                            r"(?:Mon|Diens|Donners|Frei|Sams|Sonn)tag\b|Mittwoch\b)")
+# … or a next label ("Text: A Fotos: B", "Author: A, Datum: …").
+NAME_END = re.compile(
+    r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
+    r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
+    r"\s*[|,\-–—·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + WEEKDAY.pattern + "$|"
+    r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
+    # a follow button beside an account
+    r"\s*\+?(?:" + either("已?关注|订阅") + r")$|\s+\+?follow$|"
+    rf"\s+(?:{'|'.join(SAID_WORDS)})\.*$", re.I)  # a comment header: "Ann says:"
+# A link to an author's page names the author ("/author/jane-doe/", "/autoren/Clara-Loew").
+AUTHOR_HREF = re.compile(r"/(?:authors?|autor(?:en|in|innen)?)/[^/?#]", re.I)
+# What may stand between the names of a list of author links.
+AUTHOR_LINK_SEPARATORS = re.compile(r"[\s,;&/|·]*(?:(?:und|and|y|et|by|von|par|por)\b[\s,;&/|·]*)*",
+                                    re.I)
+# Words that lead into a date: "Posted on …", "veröffentlicht am …".
+DATE_LEAD_WORDS = frozenset({"posted", "published", "veröffentlicht", "erschienen", "erstellt",
+                              "publié", "publicado", "updated", "aktualisiert"})
+# What may stand around a date besides the date itself: "Posted on …, 13:30 Uhr" (no name).
+ONLY_DATE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(sorted(DATE_LEAD_WORDS))
+                        + r"|uhr|um|am|at|on|le|el)\b[\W\d_]*)*", re.I)
+# A "by" standing alone, its name in the next element.
+LONE_BY = re.compile(rf"(?:(?:{BY_LEADS})\s+)?(?:by|von|par|por)\s*[:：]?", re.I)
+# A word that one of those byline patterns needs, as they need it: after the start (the " "
+# put before the line), a space or a dash, and, but for a name run on ("ByAlex"), before a
+# space, a colon or the end. Starting with the separator lets the search skip to them.
+# The words grouped by first letter: the engine then tries one branch per letter at each
+# space.
+BYLINE_WORDS_AFTER_SPACE = by_first_letter(
+    ("by", "von", "par", "por", "di", "door", "av", "af", "autor(?:in|en)?", "authors?", "texto?"))
+BYLINE_WORD = re.compile(
+    rf"[\s\-–—](?:(?i:(?:{BYLINE_WORDS_AFTER_SPACE})(?=[\s:：]|$)"
+    r"|about|über)|(?:By|Von)(?=[A-ZÄÖÜ]))")
+NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
+CREDIT_CLASS = re.compile(r"licen[cs]e|credit|copyright|caption|bildnachweis", re.I)
+NAME_CLASS = re.compile(r"\bfn\b|vcard|name", re.I)
+# Publishers, not people: "Deutscher Caritasverband e. V.", "Bayerische Landesanstalt … - LWF".
+ORGANISATION = re.compile(r"\b(?:e\.\s?V|GmbH|AG|Inc|Ltd|LLC|Verband|Verlag|Redaktion|"
+                           r"Landesanstalt|Institut|Universität|University|Agencies|Ministerium)\b"
+                           # a Chinese outlet: …网 (website), …报 (paper), …社 (agency), …台
+                           r"|[\u4e00-\u9fff]{2,}(?:" + either("网|报|社|台|新闻|频道") + ")$",
+                           re.I)
+EDITOR_CREDIT = re.compile(r"\bedit(?:ed|or|ors)\b|\bhrsg\b|herausgegeben", re.I)
+NAME_CONJUNCTION = re.compile(r"\s+(?:und|and|y|et|&)\s+(?=\S+\s+\S)", re.I)
+
+# Chinese labelled lines: 作者：/来源：/发布时间： (article.dates.cn_fields)
+
+# A field's value ends at a space, a separator, a bracket ("（责任编辑：系统管理员）") or the
+# next label run into it ("来源：证券时报网作者：李在山", "李跃群校对：刘威").
+CN_NEXT_LABEL = "(?:" + either("作者|记者|来源|编辑|责任编辑|责编|校对|摄影|通讯员|实习生|审核|"
+                              "发布时间|时间") + ")[:：]"
+# … or at a counter run into it ("来源：东森新闻云4人参与2评论").
+CN_COUNTER = r"\d+(?:" + either("人|条|次") + ")?(?:" + either("参与|评论|阅读|浏览") + ")"
+CN_FIELD = re.compile("(" + either("作者|记者|来源|编辑|责任编辑|发布时间|发表时间|时间|日期")
+                      + r")\s*[:：]\s*"
+                      rf"((?:(?!{CN_NEXT_LABEL}|{CN_COUNTER})[^\s|丨｜/（）()【】\[\]])+"
+                      r"(?:\s\d{1,2}:\d{2}(?::\d{2})?)?)")
+CN_DATE_LABELS = ("发布时间", "发表时间", "时间", "日期")
+# The labels (simplified, as cn_fields gives them) that name an author, the outlet, an editor.
+CN_AUTHOR_LABELS = ("作者", "记者")
+CN_SOURCE_LABEL = "来源"
+CN_EDITOR_LABELS = ("编辑", "责任编辑")
+# A reporter's byline as print news sets it, a space and no colon after the label, an outlet
+# often before it: "本报记者 张三", "新华社记者 李四 王五", "澎湃新闻记者 贺梨萍",
+# "【文/观察者网专栏作者 王文】". The names are 2–6 Chinese characters (a "·" inside foreign
+# ones) and end the line, but for a word after them that is none (CN_AFTER_NAMES); a label
+# run into the text ("据记者了解") is prose.
+CN_SPACED_BYLINE = re.compile(r"(?:^|[\s【\[（(])[^\s【\[（(]{0,12}?(" + either("记者|作者")
+                            + r")[ \u3000]+"
+                            r"([\u4e00-\u9fff·]{2,6}(?:[ \u3000、，,]+[\u4e00-\u9fff·]{2,6}){0,3})"
+                            r"\s*(?:$|[】\]）)])")
+CN_SPACED_LABELS = both(("记者", "作者"))
+CN_NAME_SEPARATORS = re.compile(r"[ \u3000、，,]+")
+# What follows the names on such a line and is none ("新华社记者 李四 王五 报道").
+CN_AFTER_NAMES = frozenset({"报道", "报道称", "报导", "综合报道", "编译", "整理", "摄影", "通讯员",
+                          "实习生", "发自"})
+CN_LABEL_ENDS = "者源辑輯间間期"  # the last character of every CN_FIELD label
+CN_BREADCRUMB = re.compile("(?:" + either("您现在的|您所在的|您的|当前|所在") + r")位置\s*[:：]")
+
+# Date words: months, relative forms (article.dates.parse)
+
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        # English, German, French, Spanish, Italian and Russian (genitive, as dates write
+        # them) names.
+        [("jan", "january", "januar", "jän", "jänner", "janvier", "enero", "ene", "gennaio",
+          "января"),
+         ("feb", "february", "februar", "février", "fevrier", "febrero", "febbraio", "февраля"),
+         ("mar", "march", "märz", "maerz", "mars", "marzo", "марта"),
+         ("apr", "april", "avril", "abril", "abr", "aprile", "апреля"),
+         ("may", "mai", "mayo", "maggio", "мая"),
+         ("jun", "june", "juni", "juin", "junio", "giugno", "июня"),
+         ("jul", "july", "juli", "juillet", "julio", "luglio", "июля"),
+         ("aug", "august", "août", "aout", "agosto", "ago", "августа"),
+         ("sep", "sept", "september", "septembre", "septiembre", "setiembre", "settembre",
+          "сентября"),
+         ("oct", "october", "okt", "oktober", "octobre", "octubre", "ottobre", "октября"),
+         ("nov", "november", "novembre", "noviembre", "ноября"),
+         ("dec", "december", "dez", "dezember", "décembre", "decembre", "diciembre", "dic",
+          "dicembre", "декабря")],
+        start=1,
+    )
+    for name in names
+}
+# The month and weekday names the e-mail date parser (email.utils) reads, lowercased.
+RFC_MONTHS = frozenset({
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    "january", "february", "march", "april", "june", "july", "august", "september",
+    "october", "november", "december"})
+RFC_DAYS = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun"})
+# What every English relative form holds (every Chinese and Japanese one holds 前, 天, 刚,
+# 剛, 今日 or 昨日: see _may_be_relative).
+RELATIVE_WORDS = ("ago", "today", "yesterday", "just now")
+RELATIVE_UNIT_SECONDS = {
+    "秒": 1, "second": 1, "sec": 1, "分钟": 60, "分": 60, "minute": 60, "min": 60,
+    "小时": 3600, "个小时": 3600, "时间": 3600, "hour": 3600, "hr": 3600, "天": 86400,
+    "day": 86400, "周": 604800, "星期": 604800, "week": 604800, "个月": 2592000,
+}  # by the simplified form of what _RELATIVE matched
+DAY_WORD_OFFSET = {"刚刚": 0, "just now": 0, "今天": 0, "今日": 0, "today": 0, "昨天": 1, "昨日": 1,
+               "yesterday": 1, "前天": 2}  # simplified keys, as RELATIVE_UNIT_SECONDS
+COUNT_WORDS = {"半": 0.5, "一": 1, "两": 2, "几": 3}
+AFTERNOON_WORDS = ("下午", "晚上")
+
+# Publication date labels (article.dates.publish, article.dates.clock)
+
+# A Western label that says the date after it is the publication's: "Erschienen am:",
+# "Published on", "Veröffentlicht:", "Datum:" (a bare "date" word needs its colon).
+PUBLISHED_LABEL = re.compile(
+    r"\s*(?:(?:erschienen|veröffentlicht|publiziert|published|posted|publié|publicado|pubblicato)"
+    r"(?:\s+(?:am|on|le|el|il))?|(?:datum|date|fecha|data)(?=\s*:))\s*:?\s*"
+    r"(?:$|\d|[^\W\d_]{3,}\.?\s+\d)", re.I)  # then nothing, a digit or a month and a digit
+# English-language countries that write the day first.
+DAY_FIRST_ENGLISH = frozenset({"gb", "uk", "ie", "au", "nz", "in", "za"})
+
+# Comments: item parts, cues and forum furniture (article.comments.items)
+
+COMMENT_CUE = re.compile(r"\b(?:says|said|wrote|schreibt|reply|antworten|répondre)\b|"
+                  + either("回复|说：") + "|[0-9]+" + either("楼"), re.I)
+# Class words of a comment's parts, matched on lowercased words (see _parts).
+COMMENT_AUTHOR_CLASS = re.compile(
+    r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户")
+COMMENT_TIME_CLASS = re.compile(r"date|time|when|posted|meta|published|info")
+COMMENT_CHROME_CLASS = re.compile(
+    r"reply|meta|actions?|vote|like|report|share|avatar|footer|toolbar|"
+    r"quote-?btn|signature|sign")
+# Words that stand beside a comment's author and time in its header ("Ann says:", "on July
+# 3, 2012 at 9:14 am", "Antworten").
+COMMENT_HEADER_WORDS = frozenset({*SAID_WORDS, "on", "at", "am", "pm", "um", "uhr", "by", "von",
+                           "posted", "reply", "antworten", "permalink", "quote", "zitieren",
+                           "report", "melden", "edit", "link"})
+# What a header adds to a name, which the byline cleaner then cuts: a time or a number, a
+# label's colon, a dash or bar, "by"/"on" before it, "says" after it.
+COMMENT_HEADER_HINT = re.compile(
+    rf"[\d:|—–]|^(?:by|von|on)\s|\s(?:{'|'.join(SAID_WORDS)})\W*$", re.I)
+# A post's furniture in Chinese forums (Discuz, phpwind): floor labels, the post-header
+# verb, the author's counters; and what marks a text that may hold some.
+FORUM_FURNITURE = re.compile(r"(?:[\W\d_]|" + either(
+    "楼主|沙发|板凳|地板|楼|发表于|积分|帖子|主题|精华|金币|威望|注册时间|最后登录|只看该作者|"
+    "倒序浏览|电梯直达|回复|引用|举报") + ")*")
+FORUM_FURNITURE_CUES = both(("楼", "沙发", "板凳", "地板", "发表于", "积分"))
+
+# Comment sections: names, headings, notices (article.comments.sections)
+
+# On " " + lowercased words, as boilerplate._NOISE (a leading separator makes the regex fast).
+COMMENT_SECTION = re.compile(
+    r"[\s_\-](?:comments?|commentlist|comment\w*list|respond|replies|discussion|disqus|"
+    r"pinglun|huifu|talk|feedback|reactions)(?=$|[\s_\-\d])")
+# Every word of COMMENT_SECTION holds one of these stems.
+COMMENT_SECTION_STEMS = (
+    "comment", "respond", "replies", "discussion", "disqus", "pinglun", "huifu",
+    "talk", "feedback", "reactions")
+COMMENT_SECTION_CJK = both(("评论", "回复", "留言"))
+# Named like a comment section but only a counter, a link, a sidebar list of recent comments
+# or the bar of who liked a post ("reactionsBar": names, no comments).
+NOT_COMMENT_SECTION = re.compile(
+    r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total|"
+    r"reactions[\s_-]?bar|likes?[\s_-]?bar", re.I)
+# A whole heading that announces comments: "3 Responses to “X”", "Comments (3)", 网友评论(12).
+COMMENT_HEADING = re.compile(
+    r"(?:(?:\d+|no|one|two|three)\s+)?(?:comments?|responses?|replies|thoughts|reactions|"
+    r"kommentare?|commentaires?|comentarios?|reacties|reader comments|discussion)"
+    r"(?:\s+(?:to|on|zu|sur|a|for)\s+.+)?\s*(?:[(\[]\d+[)\]])?\s*[:»]?|"
+    r"(?:leave|post|add|write) (?:a|your) (?:reply|comment|response)|join the discussion|"
+    r"(?:共有?\s*\d+\s*" + either("条") + ")?(?:" + either("网友|读者|热门|最新|全部|发表|精彩")
+    + ")?(?:" + either("评论|回复|留言|跟帖") + r")\s*[(（]?\d*[)）]?(?:" + either("条") + ")?",
+    re.I)
+# What a comment section shows where there is no comment to show, or a spam filter's notice.
+COMMENT_NOTICE = re.compile(
+    r"no comments|comments? (?:are|is) (?:now )?closed|be the first to comment|akismet|"
+    r"keine kommentare|kommentare sind geschlossen|anzahl der kommentare|aucun commentaire|"
+    r"commentaires sont fermés|sin comentarios|no hay comentarios|"
+    + either("暂无评论|还没有评论|评论已关闭"), re.I)
+
+# Repeated shapes: class words that alternate between items (article.comments.shapes)
+
+# Class words (lowercased) that alternate between items of one list, or name the item's
+# author: a set and two string tests, not a regex with re.I and .*author.* per word.
+ALTERNATING_CLASS_WORDS = frozenset({"odd", "even", "alt", "first", "last", "alternate", "byuser",
+                          "bypostauthor", "clearfix", "highlighted", "parent"})
+
+# Stopwords (pipelines.language)
+
+STOPWORDS = {
+    "en": {"the", "and", "of", "to", "is", "in", "that", "for"},
+    "de": {"der", "die", "und", "das", "ist", "nicht", "mit", "sich"},
+    "fr": {"le", "la", "les", "et", "des", "est", "une", "pour"},
+    "es": {"el", "los", "las", "y", "que", "del", "por", "una"},
+    "pt": {"o", "os", "as", "e", "que", "do", "da", "uma"},
+    "it": {"il", "di", "che", "e", "della", "per", "una", "sono"},
+    "nl": {"de", "het", "een", "en", "van", "niet", "dat", "zijn"},
+    "pl": {"i", "w", "nie", "na", "się", "jest", "że", "do"},
+}
+
 
 # --- page type, records, template diff, node labelling ---

@@ -67,3 +67,32 @@ def hint_test(pattern: re.Pattern) -> Callable[[str], bool]:
 @lru_cache(maxsize=1024)
 def host_of(url: str | None) -> str:
     return re.sub(r"^www\.", "", (url or "").split("/")[2] if (url or "").count("/") >= 2 else "")
+
+
+def is_inside(inner: str, outer: str) -> bool:
+    """`inner` within `outer` as whole words ("Joghurt" is not inside "Joghurts")."""
+    inner, outer = fold(inner), fold(outer)
+    at = outer.find(inner)
+    if not inner or at < 0:
+        return False
+    before, after = outer[at - 1: at], outer[at + len(inner): at + len(inner) + 1]
+    return not any(c.isalnum() and c < "\u3000" for c in before + after)
+
+
+def opening_text(item: lxml.html.HtmlElement, chars: int) -> str:
+    """The item's text as far as its first `chars` characters, a space between the texts of
+    neighbouring elements: a post header's name, date and time often stand side by side, and
+    run together a name ending in digits hides the date ("Rainer55518.10.19"), a date hides
+    its time ("August 9th, 20122:13 pm"). Only the last piece is cut; a childless element
+    (most named dates) is its text."""
+    if not len(item):
+        return (item.text or "")[:chars]
+    pieces: list[str] = []
+    size = 0
+    for piece in item.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size >= chars:
+            pieces[-1] = piece[: len(piece) - (size - chars)]
+            break
+    return " ".join(pieces)

@@ -94,30 +94,150 @@ class PageTypeParams:
 
 @dataclass(frozen=True)
 class DensityParams:
-    """S4 / CETD: which density drives extraction, and how far the content may reach.
+    """Density extraction (CETD and punctuation density): which density drives it, and how
+    far the content may reach. The chosen values: docs/DECISIONS.md, 'Density extraction'."""
 
-    Figures: docs/BENCHMARKS.md, section "Article extraction" (2026-11-21).
-    """
-
-    # one of: punctuation (seed 004), text, composite (CETD). Composite ships: best body F1 on
-    # article-bench and dragnet-dev in the variant table.
-    density: str = "composite"
+    density: str = "composite"  # one of: punctuation, text, composite (CETD)
     tie_break: str | None = None  # a second density added with a small weight, or None
     tie_break_weight: float = 0.0
-    # "page": Extract from <body> as in CETD/S4; "root": only inside the node of largest
+    # "page": Extract from <body> as CETD does; "root": only inside the node of largest
     # DensitySum (widened by _region), so teaser lists elsewhere on the page are never marked.
-    # "root" raised article-bench F1 from 0.904 to 0.938 (composite, before _region).
     scope: str = "root"
-    # _region: a sibling branch this dense widens the root; 0.3 gave article-bench F1 0.946 /
-    # dragnet-dev 0.884 (0.2: 0.945/0.883, 0.5: 0.948/0.877, never: 0.938/0.874).
-    sibling_share: float = 0.3
+    sibling_share: float = 0.3  # _region: a sibling branch this dense widens the root
     max_climb: int = 3  # _region: how many levels above the root may be searched
-    # Blocks inside the content with more link text than this share are dropped; 0.8 gave
-    # F1 0.951/0.886 (0.4: 0.949/0.882, 0.6: 0.951/0.883, off: 0.946/0.884).
-    max_link_share: float = 0.8
+    max_link_share: float = 0.8  # blocks inside the content with more link text are dropped
 
 
 # --- article route (body, boilerplate, comments, metadata, dates) ---
+
+
+@dataclass(frozen=True)
+class BoilerplateParams:
+    """Named page furniture (article.boilerplate)."""
+
+    page_form_share: float = 0.5  # of the page's text, held by a <form> that is the page itself
+
+
+@dataclass(frozen=True)
+class PageBlockParams:
+    """The blocks near the headline where bylines and dates live (article.blocks)."""
+
+    max_byline_chars: int = 80  # a longer block is read only for its opening (its head)
+    max_raw_chars: int = 800  # a block's text with its layout whitespace; longer is not read
+    blocks_before_title: int = 150  # kickers, meta lines and breadcrumbs above the headline
+    blocks_after_title: int = 400
+
+
+@dataclass(frozen=True)
+class TitleParams:
+    """The headline (article.metadata.titles)."""
+
+    site_part_ratio: float = 1.5  # the last title part is the headline when this much longer
+    min_site_key: int = 4  # shorter site keys match only whole title parts
+    min_lone_h1_words: int = 3  # a lone <h1> or a heading this long is headline-sized
+    min_short_h1_words: int = 2  # an <h1> cut from the headline has at least this many words
+    min_word_overlap: float = 0.5  # share of words an <h1> and a headline have in common
+    opening_chars: int = 300  # the opening of the article text, where a headline may stand
+    heading_reach: int = 30  # elements between the headline and the text's first line
+    min_opening_chars: int = 20  # of the text's first line, for an element to start it
+    min_cjk_headline: int = 6  # Chinese/Japanese characters that make a headline
+    continued_reach: int = 5  # elements after the <h1> where its continued form may stand
+
+
+@dataclass(frozen=True)
+class BylineParams:
+    """The author and source (article.metadata.byline)."""
+
+    lone_by_reach: int = 3  # blocks after a lone "by" looked at for the name
+    max_name_words: int = 4  # "Dr. Karin J. Schmitz"
+    credit_depth: int = 2  # ancestors of a byline looked at for a credit or licence block
+    inner_name_elements: int = 8  # elements looked at in a long labelled line for the name
+    max_by_line: int = 60  # an unmarked "By …" line longer than this is prose
+    max_author_links_chars: int = 80  # a line of several author links, at most
+
+
+@dataclass(frozen=True)
+class PublishDateParams:
+    """Choosing an article's publish date (article.dates.publish)."""
+
+    near_title_blocks: int = 30  # the headline's own lines: this many blocks below it
+    near_above_blocks: int = 3  # a date line just above the headline (a kicker's date)
+    dateline_chars: int = 40  # a date this near the start of a longer text opens it
+    label_reach_chars: int = 80  # text after a publication label read for its date
+    month_window: int = 24  # characters either side of a year where a date is read
+    text_date_chars: int = 300  # the opening of the article text, read for a date last
+
+
+@dataclass(frozen=True)
+class DateParseParams:
+    """Reading dates (article.dates.parse)."""
+
+    max_future_days: int = 1  # a year-less date further ahead than this is last year's
+
+
+@dataclass(frozen=True)
+class CnFieldParams:
+    """Chinese labelled lines: 作者：/来源：/发布时间： (article.dates.cn_fields)."""
+
+    max_value_chars: int = 24  # a name, an outlet, a date: an interview's question is longer
+    max_line_chars: int = 120  # a byline, date or breadcrumb line; paragraphs run longer
+
+
+@dataclass(frozen=True)
+class CommentParams:
+    """Comment sections and their items (article.comments.sections, items, shapes) and a
+    comment's time (article.dates.comment)."""
+
+    min_repeats: int = 2  # same-shape siblings that make a repeated group
+    min_comment_chars: int = 2
+    max_name_chars: int = 60  # an author's name, a heading, a form label, a header part
+    dated_name_share: float = 0.5  # a link this much date is a time link, not a name
+    max_header_chars: int = 400  # a header line as written (pages pad " | " with spaces)
+    max_header_elements: int = 12  # a header line is a few elements; a comment body more
+    max_cell_elements: int = 64  # a poster's cell (name, rank, counters)
+    comment_date_chars: int = 200  # a comment's opening, read for its date
+    min_single_chars: int = 20  # a section without repeated items is one comment this long
+    max_notice_chars: int = 300  # "No comments yet", "Comments are closed" and the like
+    min_said_words: int = 2  # a short signed comment says more than a label
+    min_unnamed_comment_chars: int = 15
+    max_unnamed_comment_chars: int = 3000
+    max_unnamed_link_share: float = 0.4
+    cue_chars: int = 300  # a comment's author, date and cue words sit near its start
+
+
+@dataclass(frozen=True)
+class ThreadParams:
+    """Forum threads: the repeated post blocks (article.comments.threads)."""
+
+    min_post_chars: int = 20
+    max_post_link_share: float = 0.3
+    post_date_chars: int = 300  # a post's opening, where its date stands
+    min_thread_share: float = 0.5  # the posts hold at least this share of the page's text
+    max_post_groups: int = 5  # the largest groups tried as the thread's posts
+    max_headline_gap_chars: int = 80  # between a thread's <h1> and its first post
+
+
+@dataclass(frozen=True)
+class LanguageParams:
+    """The language of a text by script or stopwords (pipelines.language)."""
+
+    sample_chars: int = 5000
+    min_kana: int = 20  # kana characters that make a text Japanese
+    min_script_share: float = 0.2  # of the non-space characters, for a script to decide
+    min_stopwords: int = 3
+
+
+BOILERPLATE = BoilerplateParams()
+PAGE_BLOCKS = PageBlockParams()
+TITLES = TitleParams()
+BYLINE = BylineParams()
+PUBLISH_DATE = PublishDateParams()
+DATE_PARSE = DateParseParams()
+CN_FIELDS = CnFieldParams()
+COMMENTS = CommentParams()
+THREADS = ThreadParams()
+LANGUAGE = LanguageParams()
+
 
 # --- page type, records, template diff, node labelling, documents ---
 

@@ -20,6 +20,7 @@ from scrapy.exceptions import DropItem
 
 from crawler.items import CrawledPage
 from models.db import session_factory
+from pipelines.article.dates.zones import zone_named
 from pipelines.document import Document, NotHtmlError, load_document
 from pipelines.pagetype import SiteRule
 from pipelines.process import PageResult, decide_type, extract
@@ -27,7 +28,6 @@ from pipelines.results import ARTICLE_TYPES, PageTypeDecision
 from pipelines.siblings import sibling_candidates, url_pattern
 from pipelines.template_cache import TemplateCache
 from pipelines.template_diff import Template, denoise_with_sibling, template_mask
-from pipelines.zones import zone_named
 
 # Siblings jump the queue: a pair compared close in time sees the same template.
 PRIORITY_SIBLING = 200

@@ -2,18 +2,17 @@
 
 import lxml.html
 
-from pipelines.boilerplate import (
-    _NOISE,
+from pipelines.article.boilerplate import find_noise, is_named_noise
+from pipelines.article.comments import repeated_groups
+from pipelines.article.markup import (
     Coverage,
     Markup,
-    find_noise,
     hint_words,
-    is_named_noise,
     named_rows,
     outermost,
     read_markup,
 )
-from pipelines.comments import repeated_groups
+from pipelines.lexicon import FURNITURE_NAME
 
 PAGE = """<html><body>
 <div id="a"><p id="a1">one</p><div id="a2"><span id="a21">two</span></div></div>
@@ -152,8 +151,8 @@ def test_names_where_answers_as_one_search_per_name() -> None:
              "sub\nmenu", "", " ", "NAVBAR", "ad", "sidebar\n", "x\tfooter y"]
     body = lxml.html.document_fromstring("<html><body></body></html>").find("body")
     markup = Markup(body, [], named={name: [] for name in names})
-    expected = [name for name in names if _NOISE.search(" " + name.lower())]
-    assert markup.names_where(_NOISE) == expected
+    expected = [name for name in names if FURNITURE_NAME.search(" " + name.lower())]
+    assert markup.names_where(FURNITURE_NAME) == expected
     assert "adx" not in expected and "top-ad-slot" in expected
 
 

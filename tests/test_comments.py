@@ -7,17 +7,11 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from pipelines.article import extract_article
-from pipelines.boilerplate import Markup, read_markup
-from pipelines.comments import (
-    _SECTION,
-    _SECTION_STEMS,
-    _field_holders,
-    _innermost,
-    _items,
-    _section_names,
-    parse_item,
-)
+from pipelines.article.comments.items import _innermost, parse_item
+from pipelines.article.comments.sections import _field_holders, _items, _section_names
+from pipelines.article.markup import Markup, read_markup
 from pipelines.document import load_document
+from pipelines.lexicon import COMMENT_SECTION, COMMENT_SECTION_STEMS
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
 BEIJING = ZoneInfo("Asia/Shanghai")  # a Chinese page's times, written without a zone
@@ -213,11 +207,12 @@ def test_section_words_are_whole_words_and_strings_without_a_stem_skip_the_patte
 
 
 def test_every_section_word_holds_a_stem_of_the_pre_test() -> None:
-    """Only strings holding one of _SECTION_STEMS meet the _SECTION regex; a word added to
-    the regex without a stem there would never be found, so each alternative must hold one."""
-    words = re.search(r"\(\?:(.*?)\)\(\?=", _SECTION.pattern).group(1).split("|")
+    """Only strings holding one of COMMENT_SECTION_STEMS meet the COMMENT_SECTION regex; a word
+    added to the regex without a stem there would never be found, so each alternative must hold
+    one."""
+    words = re.search(r"\(\?:(.*?)\)\(\?=", COMMENT_SECTION.pattern).group(1).split("|")
     assert len(words) >= 10
-    assert all(any(stem in word for stem in _SECTION_STEMS) for word in words), words
+    assert all(any(stem in word for stem in COMMENT_SECTION_STEMS) for word in words), words
 
 
 def test_a_short_opening_post_is_the_body_without_the_thread_chrome_around_it() -> None:

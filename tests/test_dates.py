@@ -7,8 +7,9 @@ from email import _parseaddr
 
 import pytest
 
-from pipelines import dates
-from pipelines.dates import _may_be_rfc2822, find_date, parse_date
+from pipelines.article.dates import parse as dates
+from pipelines.article.dates.parse import _may_be_rfc2822, find_date, parse_date
+from pipelines.lexicon import RFC_DAYS, RFC_MONTHS
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
 
@@ -148,8 +149,8 @@ def test_every_text_the_email_parser_reads_passes_its_pretest() -> None:
     date is (weekday, day, month, year, time, zone: each slot often something else, the
     slots often swapped or left out), every one that _parsedate_tz reads passes it, and most
     that it does not read are stopped."""
-    assert set(_parseaddr._monthnames) == dates._RFC_MONTHS
-    assert set(_parseaddr._daynames) == dates._RFC_DAYS
+    assert set(_parseaddr._monthnames) == RFC_MONTHS
+    assert set(_parseaddr._daynames) == RFC_DAYS
     slots = [  # (what the parser reads there, what else pages write there)
         (["", "Wed", "wed,", "Sun,", "x,"], ["Ann", "on", "by Ann on", ","]),
         (["10", "10,", "1_0", "+5", "-3", "٣"], ["²", "10th", "10.", "x,10", "", "Jul"]),

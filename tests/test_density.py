@@ -5,8 +5,8 @@ from dataclasses import replace
 import lxml.html
 import pytest
 
-from pipelines import density, render
-from pipelines.boilerplate import read_markup
+from pipelines.article.body import density, render
+from pipelines.article.markup import read_markup
 from pipelines.params import DENSITY
 
 ARTICLE = "".join(

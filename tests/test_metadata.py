@@ -5,9 +5,11 @@ from zoneinfo import ZoneInfo
 
 import lxml.html
 
+from pipelines.article.dates.clock import Clock
+from pipelines.article.metadata import extract_metadata
+from pipelines.article.metadata.byline import clean_name
+from pipelines.article.metadata.titles import strip_site_name
 from pipelines.language import detect_language
-from pipelines.metadata import Clock, clean_name, extract_metadata
-from pipelines.titles import strip_site_name
 
 NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
 JSON_LD = """<script type="application/ld+json">{"@context": "https://schema.org",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import lxml.html
 
-from pipelines.render import to_text
+from pipelines.article.body.render import to_text
 
 
 def _text(html: str) -> str:

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from pipelines.zones import local_now, localise, page_zone, zone_named
+from pipelines.article.dates.zones import local_now, localise, page_zone, zone_named
 
 HONG_KONG = ZoneInfo("Asia/Hong_Kong")
 

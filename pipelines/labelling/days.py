@@ -1,4 +1,5 @@
-"""Calendar days as pages write them, for the labeller: `pipelines.dates` read to the day.
+"""Calendar days as pages write them, for the labeller: `pipelines.article.dates.parse` read
+to the day.
 
 Used both as a sign feature and to find the ground-truth day among the blocks.
 """
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from pipelines.dates import find_date
+from pipelines.article.dates.parse import find_date
 
 
 def find_day(text: str, now: datetime | None = None) -> tuple[date, str] | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
+from pipelines.article.dates.zones import local_now, localise, page_zone
 from pipelines.document import Document
 from pipelines.language import detect_language
 from pipelines.params import RECORD_MINING, RecordMiningParams
@@ -18,7 +19,6 @@ from pipelines.records.next_page import find_next_page
 from pipelines.records.regions import find_regions
 from pipelines.records.tree_stats import annotate
 from pipelines.results import ListData
-from pipelines.zones import local_now, localise, page_zone
 
 __all__ = ["mine_records"]
 

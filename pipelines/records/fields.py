@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 
 from lxml.html import HtmlElement
 
-from pipelines.dates import find_date
+from pipelines.article.dates.parse import find_date
 from pipelines.hanzi import both
 from pipelines.params import RECORD_MINING, RecordMiningParams
 from pipelines.records.regions import Record

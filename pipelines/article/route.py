@@ -1,9 +1,8 @@
 """The article route: body, metadata and comments of one news, blog or forum page.
 
-Stages share the one parsed tree and never change it: blocks to leave out
-(template blocks from S2, named furniture, comment sections) are passed down as
-a set of removed subtrees. Node labels from the S0 labeller can later join that
-set (label "other"/"comment") or seed metadata (labels "title"/"author"/"time").
+Stages share the one parsed tree and never change it: blocks to leave out (template
+blocks from the template diff, named furniture, comment sections) are passed down as a set
+of removed subtrees.
 """
 
 from __future__ import annotations
@@ -16,23 +15,34 @@ from zoneinfo import ZoneInfo
 
 import lxml.html
 
-from pipelines import boilerplate, comments, density, render
-from pipelines.cn_fields import field_lines, has_cn_labels
-from pipelines.dates import find_date
+from pipelines.article.body import density, render
+from pipelines.article.boilerplate import find_noise
+from pipelines.article.comments import (
+    OpeningPost,
+    find_posts,
+    find_sections,
+    opening_post,
+    parse_item,
+    parse_section,
+    repeated_groups,
+)
+from pipelines.article.dates.cn_fields import field_lines, has_cn_labels
+from pipelines.article.dates.publish import posted_date
+from pipelines.article.dates.zones import local_now, localise
+from pipelines.article.markup import Markup, read_markup
+from pipelines.article.metadata import extract_metadata
 from pipelines.document import Document
-from pipelines.metadata import extract_metadata
 from pipelines.params import DENSITY, DensityParams
 from pipelines.results import ArticleData, CommentData
-from pipelines.zones import local_now, localise
 
 
 def _comments(sections: list, replies: list, now: datetime, groups: list,
-              markup: boilerplate.Markup, zone: ZoneInfo | None) -> list[CommentData]:
+              markup: Markup, zone: ZoneInfo | None) -> list[CommentData]:
     """Forum replies first (they follow the first post), then comment sections; their
     times on the page's clock, as the article's."""
     now = local_now(now, zone)
-    found = [comments.parse_item(post, set(), now, markup) for post in replies]
-    found += [c for s in sections for c in comments.parse_section(s, now, groups, markup)]
+    found = [parse_item(post, set(), now, markup) for post in replies]
+    found += [c for s in sections for c in parse_section(s, now, groups, markup)]
     kept = [c for c in found if c is not None]
     for comment in kept:
         comment.published_at = localise(comment.published_at, zone)
@@ -40,7 +50,7 @@ def _comments(sections: list, replies: list, now: datetime, groups: list,
 
 
 def _body(doc: Document, removed: set, posts: list, params: DensityParams,
-          markup: boilerplate.Markup) -> density.DensityResult:
+          markup: Markup) -> density.DensityResult:
     """The density frame's content. A thread's body is its opening post, so density looks
     nowhere else (the title, stats and reply box around a short post outweighed it), while
     the metadata looks everywhere; where the post holds no content (a group of dated blocks
@@ -61,8 +71,8 @@ def _around(element: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
     return beside
 
 
-def _read_lines(found: density.DensityResult, removed: set, markup: boilerplate.Markup,
-                opening: comments.OpeningPost | None) -> set[lxml.html.HtmlElement]:
+def _read_lines(found: density.DensityResult, removed: set, markup: Markup,
+                opening: OpeningPost | None) -> set[lxml.html.HtmlElement]:
     """What the metadata reads inside the body, which is not the article: byline, date and
     breadcrumb lines, a thread's post header and its starter's cell."""
     lines = (field_lines(found.content, found.stats, removed) if has_cn_labels(markup.text())
@@ -70,22 +80,13 @@ def _read_lines(found: density.DensityResult, removed: set, markup: boilerplate.
     return (lines | (opening.chrome if opening else set())) - removed
 
 
-def _posted(opening: comments.OpeningPost | None, fetched_at: datetime,
-            zone: ZoneInfo | None) -> tuple[datetime, str] | None:
-    """The opening post's time on the page's clock, with its text as written."""
-    if opening is None or not opening.raw:
-        return None
-    found = find_date(opening.raw, local_now(fetched_at, zone))
-    return (localise(found[0], zone), found[1]) if found else None
-
-
 @contextmanager
 def _no_cycle_collection() -> Iterator[None]:
     """Pause the cyclic garbage collector for one page.
 
     The route allocates a few container objects per element (table rows, counters,
-    groups) and keeps them to the end; every 700 allocations the collector traversed
-    them all again, 4 % of the route's instructions. The route makes no garbage cycles
+    groups) and keeps them to the end, which the collector traversed again and again
+    (see docs/DECISIONS.md, 'Article route speed'). The route makes no garbage cycles
     that must go early; whatever it leaves is collected once the collector runs again.
     """
     enabled = gc.isenabled()
@@ -111,18 +112,18 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
              params: DensityParams) -> ArticleData:
     # The markup table also holds every element, which keeps its lxml proxy alive: later
     # walks reuse it instead of building a new one (a Python class lookup) on every visit.
-    markup = boilerplate.read_markup(doc.body)
+    markup = read_markup(doc.body)
     removed = set(exclude)
-    groups = comments.repeated_groups(markup)
-    posts = comments.find_posts(markup, doc.fetched_at, groups)  # forum: 1st post is the body
+    groups = repeated_groups(markup)
+    posts = find_posts(markup, doc.fetched_at, groups)  # forum: 1st post is the body
     replies = posts[1:]
     removed |= set(replies)
-    sections = comments.find_sections(markup, removed | set(posts[:1]), doc.fetched_at, groups)
+    sections = find_sections(markup, removed | set(posts[:1]), doc.fetched_at, groups)
     removed |= set(sections)
-    removed |= set(boilerplate.find_noise(markup))
+    removed |= set(find_noise(markup))
     found = _body(doc, removed, posts, params, markup)
     removed |= found.dropped
-    opening = comments.opening_post(posts[0], doc.fetched_at, markup) if posts else None
+    opening = opening_post(posts[0], doc.fetched_at, markup) if posts else None
     # the metadata reads byline lines and a thread's post header; the body leaves them out
     read = _read_lines(found, removed, markup, opening)
     text = render.to_text(found.content, removed | read)
@@ -130,7 +131,8 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
                             found.stats, doc.zone)
     removed |= read
     # a thread names its starter and time in the opening post, seldom in a byline line
-    by_post = _posted(opening, doc.fetched_at, meta.zone) if not meta.published_at else None
+    by_post = (posted_date(opening.raw if opening else None, doc.fetched_at, meta.zone)
+               if not meta.published_at else None)
     return ArticleData(
         title=meta.title, source=meta.source,
         author=meta.author or (opening.author if opening else None),

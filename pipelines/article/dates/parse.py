@@ -15,39 +15,24 @@ from datetime import UTC, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 
 from pipelines.hanzi import either, simplified
+from pipelines.lexicon import (
+    AFTERNOON_WORDS,
+    COUNT_WORDS,
+    DAY_WORD_OFFSET,
+    MONTHS,
+    RELATIVE_UNIT_SECONDS,
+    RELATIVE_WORDS,
+    RFC_DAYS,
+    RFC_MONTHS,
+)
 from pipelines.page_text import by_first_letter
-
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        # English, German, French, Spanish, Italian and Russian (genitive, as dates write
-        # them) names.
-        [("jan", "january", "januar", "jän", "jänner", "janvier", "enero", "ene", "gennaio",
-          "января"),
-         ("feb", "february", "februar", "février", "fevrier", "febrero", "febbraio", "февраля"),
-         ("mar", "march", "märz", "maerz", "mars", "marzo", "марта"),
-         ("apr", "april", "avril", "abril", "abr", "aprile", "апреля"),
-         ("may", "mai", "mayo", "maggio", "мая"),
-         ("jun", "june", "juni", "juin", "junio", "giugno", "июня"),
-         ("jul", "july", "juli", "juillet", "julio", "luglio", "июля"),
-         ("aug", "august", "août", "aout", "agosto", "ago", "августа"),
-         ("sep", "sept", "september", "septembre", "septiembre", "setiembre", "settembre",
-          "сентября"),
-         ("oct", "october", "okt", "oktober", "octobre", "octubre", "ottobre", "октября"),
-         ("nov", "november", "novembre", "noviembre", "ноября"),
-         ("dec", "december", "dez", "dezember", "décembre", "decembre", "diciembre", "dic",
-          "dicembre", "декабря")],
-        start=1,
-    )
-    for name in names
-}
-
+from pipelines.params import DATE_PARSE, DateParseParams
 
 # Longest first, so that "march" is tried before "mar"; a lookahead on the first letters
 # spares the alternation every position that starts no month name.
 _MONTH_WORD = "(?=[{}])(?:{})".format(
-    re.escape("".join(sorted({name[0] for name in _MONTHS}))),
-    by_first_letter(sorted(_MONTHS, key=len, reverse=True)))
+    re.escape("".join(sorted({name[0] for name in MONTHS}))),
+    by_first_letter(sorted(MONTHS, key=len, reverse=True)))
 # A time, "下午 3:20" (Taiwan, Hong Kong: afternoon) and "10時30分" (Japanese) included.
 _TIME = (r"(?:[T\s]*(?:(?P<cn_ap>上午|下午|晚上|中午|凌晨)\s*)?"
          r"(?P<H>\d{1,2})(?:[:：]|" + either("时|点") + r")(?P<M>\d{1,2})"
@@ -64,8 +49,8 @@ _PAIRED = {"年": "月", "-": "-", "/": "/", ".": "."}
 # _SHORT's month and _EN_DMY's day test what stands before them after their first digit
 # ((?<![\d/.-]\d), and (?<!\w\d) for \b): a pattern that opens with a digit lets the regex
 # engine skip to the digits of a text, one that opens with \b or a lookbehind is tried at
-# every position. Same matches and groups (on every text of the 881 evaluation pages and
-# 300 000 random ones).
+# every position. Same matches and groups as the plain patterns (tests/test_dates.py checks
+# it on random texts).
 _SHORT = re.compile(
     r"(?P<m>\d(?<![\d/.-]\d)\d?)(?:[-/]|月)(?P<d>\d{1,2})日?" + _TIME + r"(?![\d/.\-月])")
 _EN_MDY = re.compile(
@@ -108,12 +93,6 @@ _SLASH = re.compile("/")
 _ABSOLUTE = ((_FULL, None), (_EN_MDY, _SPACED_YEAR), (_EN_DMY, _SPACED_YEAR), (_DMY, _DOTTED),
              (_SLASHED, _SLASH))
 _DIGIT = re.compile(r"\d")  # as the patterns read digits: any script's
-# The month and weekday names the e-mail date parser (email.utils) reads, lowercased.
-_RFC_MONTHS = frozenset({
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    "january", "february", "march", "april", "june", "july", "august", "september",
-    "october", "november", "december"})
-_RFC_DAYS = frozenset({"mon", "tue", "wed", "thu", "fri", "sat", "sun"})
 # A bare clock time ("14:05") as the whole text: today, as news lists write it.
 _CLOCK = re.compile(r"\s*(?P<H>[01]?\d|2[0-3])[:：](?P<M>[0-5]\d)\s*")
 # Simplified and traditional Chinese ("3小時前"), Japanese ("5分前", "2時間前") and English.
@@ -126,18 +105,6 @@ _RELATIVE = re.compile(
 _DAY_WORD = re.compile(
     r"(?P<w>" + either("刚刚|今天|昨天|前天") + "|今日|昨日|just now|today|yesterday)" + _TIME,
     re.I)
-# What every English relative form holds (every Chinese and Japanese one holds 前, 天, 刚,
-# 剛, 今日 or 昨日: see _may_be_relative).
-_RELATIVE_WORDS = ("ago", "today", "yesterday", "just now")
-_UNIT_SECONDS = {
-    "秒": 1, "second": 1, "sec": 1, "分钟": 60, "分": 60, "minute": 60, "min": 60,
-    "小时": 3600, "个小时": 3600, "时间": 3600, "hour": 3600, "hr": 3600, "天": 86400,
-    "day": 86400, "周": 604800, "星期": 604800, "week": 604800, "个月": 2592000,
-}  # by the simplified form of what _RELATIVE matched
-_DAY_OFFSET = {"刚刚": 0, "just now": 0, "今天": 0, "今日": 0, "today": 0, "昨天": 1, "昨日": 1,
-               "yesterday": 1, "前天": 2}  # simplified keys, as _UNIT_SECONDS
-_COUNT_WORDS = {"半": 0.5, "一": 1, "两": 2, "几": 3}
-_AFTERNOON = ("下午", "晚上")
 
 
 def _zone(token: str | None) -> timezone | None:
@@ -155,7 +122,7 @@ def _build(year: int, month: int, day: int, groups: dict[str, str | None]) -> da
     minute = int(groups.get("M") or 0)
     second = int(groups.get("S") or 0)
     meridiem = (groups.get("ap") or "").lower().replace(".", "")
-    if (meridiem == "pm" or groups.get("cn_ap") in _AFTERNOON) and hour < 12:
+    if (meridiem == "pm" or groups.get("cn_ap") in AFTERNOON_WORDS) and hour < 12:
         hour += 12
     elif meridiem == "am" and hour == 12:
         hour = 0
@@ -181,7 +148,7 @@ def _absolute(groups: dict[str, str | None], now: datetime, day_first: bool) -> 
         return _build(year, month, day, groups) if year <= now.year else None
     if groups.get("s1") and _PAIRED[groups["s1"]] != groups["s2"]:
         return None
-    month = int(groups["m"]) if groups.get("m") else _MONTHS[groups["mw"].lower()]
+    month = int(groups["m"]) if groups.get("m") else MONTHS[groups["mw"].lower()]
     return _build(int(groups["y"]), month, int(groups["d"]), groups)
 
 
@@ -193,7 +160,7 @@ def _may_be_relative(text: str) -> bool:
             or "昨日" in text):
         return True
     folded = text.casefold()
-    return any(word in folded for word in _RELATIVE_WORDS)
+    return any(word in folded for word in RELATIVE_WORDS)
 
 
 def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
@@ -201,14 +168,14 @@ def _relative(text: str, now: datetime) -> tuple[datetime, str] | None:
         return None
     match = _RELATIVE.search(text)
     if match:
-        count = _COUNT_WORDS.get(simplified(match["n"])) or float(match["n"])
+        count = COUNT_WORDS.get(simplified(match["n"])) or float(match["n"])
         unit = (match["unit"].lower().rstrip("s") if match["unit"].isascii()
                 else simplified(match["unit"]))
-        return now - timedelta(seconds=count * _UNIT_SECONDS[unit]), match.group(0)
+        return now - timedelta(seconds=count * RELATIVE_UNIT_SECONDS[unit]), match.group(0)
     match = _DAY_WORD.search(text)
     if match:
         word = simplified(match["w"]).lower()
-        base = now - timedelta(days=_DAY_OFFSET[word])
+        base = now - timedelta(days=DAY_WORD_OFFSET[word])
         if match["H"] is None:
             return (base if word in ("刚刚", "just now") else base.replace(
                 hour=0, minute=0, second=0, microsecond=0)), match.group(0)
@@ -222,14 +189,14 @@ def _may_be_rfc2822(text: str) -> bool:
     """Whether parsedate_to_datetime could read `text`, by the parser's own first steps:
     after an optional weekday, its first two words are the day and the month (either way
     round), the month exactly a name, the day a number (one trailing comma cut), and at
-    least four words (or a 10-Jul-12 word and two more). The test it replaces (a month
-    abbreviation among the first three words) let through 455 texts on 30 dragnet-dev pages,
-    446 of which the parser failed on by raising ("July 10th, 2012", "11. Jul, 2012", "John
-    on July 21"): 0.36 M instructions a page."""
+    least four words (or a 10-Jul-12 word and two more). A looser test (a month abbreviation
+    among the first three words) let through mostly texts the parser fails on by raising
+    ("July 10th, 2012", "11. Jul, 2012", "John on July 21"; see docs/DECISIONS.md, 'Article
+    route speed')."""
     words = text.split(maxsplit=5)  # the parser reads five words after a weekday
     if not words:
         return False
-    if words[0].endswith(",") or words[0].lower() in _RFC_DAYS:
+    if words[0].endswith(",") or words[0].lower() in RFC_DAYS:
         del words[0]
     else:
         words[0] = words[0][words[0].rfind(",") + 1:]
@@ -238,9 +205,9 @@ def _may_be_rfc2822(text: str) -> bool:
     if len(words) < 4:
         return False
     day, month = words[0], words[1].lower()
-    if month not in _RFC_MONTHS:
+    if month not in RFC_MONTHS:
         day, month = words[1], words[0].lower()
-        if month not in _RFC_MONTHS:
+        if month not in RFC_MONTHS:
             return False
     day = day[:-1] if day.endswith(",") else day
     # what int() reads: a sign, decimal digits and underscores between them
@@ -248,7 +215,8 @@ def _may_be_rfc2822(text: str) -> bool:
 
 
 def find_date(text: str, now: datetime | None = None,
-              day_first: bool = False) -> tuple[datetime, str] | None:
+              day_first: bool = False, params: DateParseParams = DATE_PARSE) -> tuple[datetime,
+                                                                                      str] | None:
     """The first date written in `text`, with the exact substring it was read from;
     `day_first` reads slashed dates as day/month/year (all but US-English pages)."""
     if not text:
@@ -272,7 +240,8 @@ def find_date(text: str, now: datetime | None = None,
     for match in _SHORT.finditer(text) if short else ():
         built = _build(now.year, int(match["m"]), int(match["d"]), match.groupdict())
         if built:
-            if built.replace(tzinfo=None) > now.replace(tzinfo=None) + timedelta(days=1):
+            latest = now.replace(tzinfo=None) + timedelta(days=params.max_future_days)
+            if built.replace(tzinfo=None) > latest:
                 built = built.replace(year=now.year - 1)  # "12-30" read in January
             return built, match.group(0).strip()
     clock = _CLOCK.fullmatch(text)
@@ -286,7 +255,8 @@ def is_clock(text: str) -> bool:
     return bool(_CLOCK.fullmatch(text))
 
 
-def parse_date(text: str | None, now: datetime | None = None) -> datetime | None:
+def parse_date(text: str | None, now: datetime | None = None,
+               params: DateParseParams = DATE_PARSE) -> datetime | None:
     """Normalise one date string; None when no date can be read from it."""
-    found = find_date(text or "", now)
+    found = find_date(text or "", now, params=params)
     return found[0] if found else None

@@ -1,4 +1,4 @@
-"""Density-based content extraction: CETD (Sun et al., SIGIR 2011) and punctuation density (S4).
+"""Density-based content extraction: CETD (Sun et al., SIGIR 2011) and punctuation density.
 
 One bottom-up pass counts, for every element under <body>, its characters, link
 characters, tags, link tags and punctuation marks. From those counts come three
@@ -20,7 +20,7 @@ from itertools import chain
 
 import lxml.html
 
-from pipelines.boilerplate import Markup, read_markup
+from pipelines.article.markup import Markup, read_markup
 from pipelines.clean import NOT_PAGE_TEXT
 from pipelines.params import DENSITY, DensityParams
 
@@ -52,7 +52,7 @@ class NodeStats:
 
     def __init__(self, in_link: bool = False) -> None:
         """Zero counters. Written out: the generated __init__, which takes every field as a
-        keyword, cost 0.15 M instructions a page more (it runs for every element)."""
+        keyword, costs more (it runs for every element)."""
         self.chars = self.link_chars = self.tags = self.link_tags = self.punct = 0
         self.own_chars = self.own_punct = 0
         self.in_link = in_link
@@ -178,7 +178,7 @@ def composite_density(node: NodeStats, body_link_share: float) -> float:
 
 
 def punctuation_density(node: NodeStats, body_link_share: float) -> float:
-    """S4 point density: punctuation marks per node (N = 0 counts as 1)."""
+    """Punctuation density: punctuation marks per node (N = 0 counts as 1)."""
     return node.punct / max(node.tags, 1)
 
 
@@ -200,10 +200,10 @@ def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> N
     share = link_share(stats[body])
     leaf = NodeStats()  # the DOM's text nodes are children too (text<br>text… bodies)
     # A text leaf's density depends only on these counts, and a page repeats them (half of
-    # its leaves): one computation per distinct leaf saved 0.26 M instructions per page (callgrind).
+    # its leaves): one computation per distinct leaf.
     leaves: dict[tuple[int, int, bool], float] = {}
     # So does a node's, from its counters: half of the nodes with text repeat another's
-    # (items of link lists and teasers): 0.06 M instructions a page less.
+    # (items of link lists and teasers).
     known: dict[tuple[int, int, int, int, int], float] = {}
     for element, node in reversed(stats.items()):
         if node.chars:  # every density is 0 without text; a third of the nodes need no call
@@ -274,7 +274,7 @@ def _region(stats: dict, body, root, params: DensityParams) -> lxml.html.HtmlEle
 def _mark(stats: dict, start: lxml.html.HtmlElement, threshold: float) -> set:
     """CETD Extract(R, t), iteratively: a node at least as dense as t marks its best descendant.
 
-    `>=` as in CETD, not the seed's `>`: t is a density on the path itself (often <body>'s),
+    `>=` as in CETD, not a strict `>`: t is a density on the path itself (often <body>'s),
     so a strict test could reject <body> and extract nothing.
     """
     marked: set = set()

@@ -2,7 +2,7 @@
 
 Declared values beat anything guessed from the page, so metadata extraction reads
 these first. This module only collects raw strings; normalising dates and
-choosing between sources happens in `pipelines.metadata`.
+choosing between sources happens in `pipelines.article.metadata`.
 """
 
 from __future__ import annotations
@@ -16,28 +16,14 @@ from dataclasses import dataclass
 import lxml.html
 from lxml import etree
 
-_ARTICLE_TYPES = ("article", "posting", "report", "review", "blog", "creativework", "qapage",
-                  "discussionforum")
-_META_TITLE = ("og:title", "twitter:title", "dc.title", "headline")
-_META_AUTHOR = ("author", "article:author", "og:article:author", "byl", "dc.creator",
-                "sailthru.author", "parsely-author", "citation_author")
-_META_DATE = ("article:published_time", "og:published_time", "og:article:published_time",
-              "datepublished", "pubdate", "publishdate", "publish-date", "publish_date",
-              "sailthru.date", "parsely-pub-date", "dc.date.issued", "article.published",
-              "published_time", "release_date", "citation_date",
-              # names Chinese portals and their publishing systems use (GNE's list of
-              # publication metas): Tencent's apub:time, pubtime, og:time …
-              "article:publish_time", "og:pubdate", "og:release_date", "og:time", "apub:time",
-              "pubtime", "_pubtime", "originalpublicationdate", "article_date_original",
-              "publication_date", "date_published", "published_at", "published-date",
-              "rnews:datepublished", "bt:pubdate", "weibo: article:create_at",
-              "shareaholic:article_published_time", "cxenseparse:recs:publishtime")
-# Dates that do not say they are the publication's (a page's "date" is often its build
-# time): the page's own itemprop=datePublished, and a date the page marks, beat them.
-_META_OTHER_DATE = ("dc.date", "date", "article:modified_time", "og:updated_time", "lastmod")
-# Any other <meta> named as a date ("dateUpdate", "last-modified", "dcterms.date"): weaker
-# still, and not the many that only contain "date" in passing ("validate", "update-rate").
-_DATE_KEY = re.compile(r"(?:^|[^a-z])(?:date|modified|updated)(?:[^a-z]|$)|^date|date$")
+from pipelines.lexicon import (
+    ARTICLE_LD_TYPES,
+    META_AUTHOR,
+    META_DATE,
+    META_DATE_KEY,
+    META_OTHER_DATE,
+    META_TITLE,
+)
 
 
 @dataclass
@@ -49,7 +35,7 @@ class Declared:
     date: str | None = None
     site_name: str | None = None
     language: str | None = None
-    weak_date: str | None = None  # a date not said to be the publication's (see _META_OTHER_DATE)
+    weak_date: str | None = None  # a date not said to be the publication's (see META_OTHER_DATE)
     page_date: str | None = None  # a WebPage's JSON-LD date: the last resort of declared dates
     page_title: str | None = None  # the <title> text, read once for every title and date rule
 
@@ -119,7 +105,7 @@ def from_json_ld(scripts: list[lxml.html.HtmlElement]) -> Declared:
         except ValueError:
             data = _loose(script.text or "")
         for obj in _objects(data):
-            if not any(kind in _type_of(obj) for kind in _ARTICLE_TYPES):
+            if not any(kind in _type_of(obj) for kind in ARTICLE_LD_TYPES):
                 page_date = page_date or _text(obj.get("datePublished"))
                 continue
             headline = obj.get("headline") or obj.get("name")
@@ -175,8 +161,8 @@ def _microdata(props: list[lxml.html.HtmlElement], prop: str) -> str | None:
 
 # The owners of the attributes: libxml2 finds attributes far faster than it tests every
 # element with a predicate (and faster still than string comparisons). Stepping over the
-# elements (descendant-or-self::*), not every node as // does (text nodes too), cost a
-# quarter less: 0.58 against 0.78 M instructions a page.
+# elements (descendant-or-self::*), not every node as // does (text nodes too), costs less
+# (see docs/DECISIONS.md, 'Article route speed').
 _PROPS = etree.XPath("(descendant-or-self::*/@itemprop | descendant-or-self::*/@property)/..")
 
 
@@ -187,9 +173,9 @@ def from_meta(tree: lxml.html.HtmlElement, metas: list[lxml.html.HtmlElement],
     tree, so it runs only when needed."""
     values = _meta_map(metas)
     known = known or Declared()
-    title = _first(values, _META_TITLE)
-    author = _first(values, _META_AUTHOR)
-    date = _first(values, _META_DATE)
+    title = _first(values, META_TITLE)
+    author = _first(values, META_AUTHOR)
+    date = _first(values, META_DATE)
     missing = not (title or known.title) or not (author or known.author) or not (
         date or known.date)
     props = _PROPS(tree) if missing else []
@@ -199,8 +185,8 @@ def from_meta(tree: lxml.html.HtmlElement, metas: list[lxml.html.HtmlElement],
         title=title or _microdata(props, "headline"),
         author=author or _microdata(props, "author"),
         date=date,
-        weak_date=_first(values, _META_OTHER_DATE) or _first(
-            values, tuple(key for key in values if _DATE_KEY.search(key))),
+        weak_date=_first(values, META_OTHER_DATE) or _first(
+            values, tuple(key for key in values if META_DATE_KEY.search(key))),
         site_name=values.get("og:site_name") or values.get("application-name"),
         language=html_lang or values.get("content-language") or values.get("og:locale"),
     )

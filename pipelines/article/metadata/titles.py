@@ -14,9 +14,11 @@ from urllib.parse import urljoin, urlsplit
 import lxml.html
 from lxml import etree
 
-from pipelines.boilerplate import Markup, hint_words
-from pipelines.page_text import clean, fold, hint_test, host_keys, name_key, text_of
-from pipelines.structured import Declared
+from pipelines.article.markup import Markup, hint_words
+from pipelines.article.metadata.structured import Declared
+from pipelines.lexicon import HEADLINE_CLASS, KICKER_CLASS
+from pipelines.page_text import clean, fold, hint_test, host_keys, is_inside, name_key, text_of
+from pipelines.params import TITLES, TitleParams
 
 # Separators between a headline and the site name in <title> and og:title.
 _TITLE_SPLIT = re.compile(
@@ -24,38 +26,23 @@ _TITLE_SPLIT = re.compile(
     r"|\s*-\s*(?=[\u3000-\u9fff])")  # a bare hyphen beside a Chinese word: "增长10.8%-本地"
 _CRUMB_ARROWS = ("»", "›")  # breadcrumb separators: the deeper level follows them
 _ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")
-# Parts of an <h1> named by their class: the headline's own element ("articleheadline"), a
-# kicker or subtitle beside it ("entry-title__toptitle", "articleoverline", "dachzeile").
-# Chinese CMS templates shorten title to a word "tit" ("l_tit", "art-tit").
-_HEADLINE_HINT = re.compile(r"headline|title|(?:^|[\s_-])tit(?:$|[\s_-])", re.I)
-_KICKER_HINT = re.compile(r"kicker|overline|over-?title|top-?title|top-?line|dachzeile|"
-                          r"roofline|eyebrow|super-?title|pre-?title|sub-?title|sub-?headline|"
-                          r"spitzmarke", re.I)
-SITE_PART_RATIO = 1.5
-MIN_SITE_KEY = 4  # shorter site keys match only whole title parts
 # Between a declared site name and the headline; found without a pattern per site name (a
 # compiled pattern per page cost more than all other title rules).
 _SEPARATOR_AT_START = re.compile(r"\s*[-|–—·•:»_｜/]+\s*")
 _SEPARATOR_AT_END = re.compile(r"\s*[-|–—·•:»_｜/]+\s*$")
-MIN_LONE_H1_WORDS = 3
-MIN_SHORT_H1_WORDS = 2
 _TEXT_HEADINGS = frozenset({"h1", "h2", "h3", "h4"})
-OPENING_CHARS = 300  # the opening of the article text, where a headline inside it stands
-HEADING_REACH = 30  # elements between the headline and the article text's first line
-MIN_OPENING_CHARS = 20  # of the text's first line, for an element to be said to start it
-MIN_CJK_HEADLINE = 6
-CONTINUED_REACH = 5  # elements after the <h1> where its continued form may stand
-_names_headline = hint_test(_HEADLINE_HINT)
-_names_kicker = hint_test(_KICKER_HINT)
+_names_headline = hint_test(HEADLINE_CLASS)
+_names_kicker = hint_test(KICKER_CLASS)
 
 
-def is_site_name(text: str, site_name: str | None, url: str | None, loose: bool = False) -> bool:
+def is_site_name(text: str, site_name: str | None, url: str | None, loose: bool = False,
+                 params: TitleParams = TITLES) -> bool:
     """The site's own name: the declared one or the host ("MacTechNews.de", "seelenradio");
     `loose` also takes a title part that starts with the host's name ("Zoll online")."""
     key, hosts = name_key(text), host_keys(url)
     if not key or key == name_key(site_name or "") or key in hosts:
         return bool(key)
-    return loose and any(len(k) >= MIN_SITE_KEY and (key.startswith(k) or k.startswith(key))
+    return loose and any(len(k) >= params.min_site_key and (key.startswith(k) or k.startswith(key))
                          for k in hosts)
 
 
@@ -86,7 +73,8 @@ def title_parts(title: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-def strip_site_name(title: str, site_name: str | None = None, url: str | None = None) -> str:
+def strip_site_name(title: str, site_name: str | None = None, url: str | None = None,
+                    params: TitleParams = TITLES) -> str:
     """The headline of a "Headline - Site" or "Site | Headline" title.
 
     The declared site name is cut, else an outer part that names the host; when a site
@@ -102,37 +90,27 @@ def strip_site_name(title: str, site_name: str | None = None, url: str | None = 
     if not first or not last:
         return title.strip(" -|–—·•:»_｜")
     head, tail = title[: marks[-1].start()].strip(), title[marks[0].end():].strip()
-    if is_site_name(last, site_name, url, loose=True):
+    if is_site_name(last, site_name, url, loose=True, params=params):
         return head
     if marks[-1].group().strip() in _CRUMB_ARROWS:
         return last  # "Site » Section » Headline": a breadcrumb ends at the page's own item
     for mark, after in zip(marks, marks[1:], strict=False):  # "Headline - Site - Slogan"
-        if is_site_name(title[mark.end(): after.start()], site_name, url):
+        if is_site_name(title[mark.end(): after.start()], site_name, url, params=params):
             return title[: mark.start()].strip()
-    if is_site_name(first, site_name, url, loose=True):
+    if is_site_name(first, site_name, url, loose=True, params=params):
         return tail
     if site_name:
         return title.strip()
-    return head if len(last) <= SITE_PART_RATIO * len(first) else tail
+    return head if len(last) <= params.site_part_ratio * len(first) else tail
 
 
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.casefold()))
 
 
-def _overlaps(h1: str, other: str) -> bool:
+def _overlaps(h1: str, other: str, params: TitleParams = TITLES) -> bool:
     mine, theirs = _words(h1), _words(other)
-    return bool(mine) and len(mine & theirs) >= 0.5 * len(mine | theirs)
-
-
-def is_inside(inner: str, outer: str) -> bool:
-    """`inner` within `outer` as whole words ("Joghurt" is not inside "Joghurts")."""
-    inner, outer = fold(inner), fold(outer)
-    at = outer.find(inner)
-    if not inner or at < 0:
-        return False
-    before, after = outer[at - 1: at], outer[at + len(inner): at + len(inner) + 1]
-    return not any(c.isalnum() and c < "\u3000" for c in before + after)
+    return bool(mine) and len(mine & theirs) >= params.min_word_overlap * len(mine | theirs)
 
 
 def _find_ignoring_case(part: str, text: str) -> int:
@@ -164,12 +142,13 @@ def _is_title_part(headline: str, title: str) -> bool:
                 and (not after or _TITLE_SPLIT.match(after)))
 
 
-def _references(found: Declared, url: str | None) -> tuple[list[str], list[str]]:
+def _references(found: Declared, url: str | None, params: TitleParams = TITLES) -> tuple[list[str],
+                                                                                         list[str]]:
     """(headlines, title parts): the declared and <title> headlines with site names cut, and
     every part of both titles."""
     declared_title, tag = clean(found.title), clean(found.page_title)
     titles = [t for t in (declared_title, tag) if t]
-    refs = [strip_site_name(t, found.site_name, url) for t in titles]
+    refs = [strip_site_name(t, found.site_name, url, params=params) for t in titles]
     if declared_title and tag and _is_title_part(declared_title, tag):
         refs.insert(0, declared_title)  # the <title> adds a site name to the clean headline
     parts = [p for t in titles for p in title_parts(t)]
@@ -177,7 +156,8 @@ def _references(found: Declared, url: str | None) -> tuple[list[str], list[str]]
 
 
 def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = None,
-               markup: Markup | None = None, text: str = "") -> str | None:
+               markup: Markup | None = None, text: str = "",
+               params: TitleParams = TITLES) -> str | None:
     """The headline that the sources agree on: <h1>s checked against the declared and <title>
     headlines; an <h1> or headline that is only the site's name never wins.
 
@@ -194,26 +174,27 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     headings = list(tree.iter("h1"))  # one walk of the tree for both uses
     logos = [h for h in headings if _links_home(h, url)]
     found = _named_by_logo(logos, found)
-    refs, parts = _references(found, url)
-    refs = [r for r in refs if not is_site_name(r, found.site_name, url)] or refs[:1]
+    refs, parts = _references(found, url, params=params)
+    refs = [r for r in refs if not is_site_name(r, found.site_name, url, params=params)] or refs[:1]
     whole = [clean(t) for t in (found.title, found.page_title) if clean(t)]
     kickers = {fold(p) for p in parts} - {fold(t) for t in refs + whole}
     h1_elements = [(t, h) for h in headings if (t := _without_kicker(h, kickers))
-                   and not is_site_name(t, found.site_name, url)]
-    banner = next((t for t, _ in h1_elements if _is_banner(t, found, url)), None)
+                   and not is_site_name(t, found.site_name, url, params=params)]
+    banner = next((t for t, _ in h1_elements if _is_banner(t, found, url, params=params)), None)
     # a logo that only names the site leaves a lone <h1> beside it the page's headline
     beside_logo = any(h in logos for _, h in h1_elements)
     h1_elements = [(t, h) for t, h in h1_elements if t != banner and h not in logos]
     if banner:  # the <title> is "Headline - <the banner>": its headline is the rest
         tag = whole[-1]
         refs = [_cut_site(tag, banner)] + [
-            r for r in refs if r != strip_site_name(tag, found.site_name, url)]
+            r for r in refs if r != strip_site_name(tag, found.site_name, url, params=params)]
     h1s = [t for t, _ in h1_elements]
     for ref in refs + whole:
         for h1, element in h1_elements:
             if fold(h1) == fold(ref):
-                return _continued(h1, element) or h1
-    h2s = cache(lambda: _h2s(tree, found, url))  # read only when the <h1>s do not decide
+                return _continued(h1, element, params=params) or h1
+    h2s = cache(lambda: _h2s(tree, found, url,
+                             params=params))  # read only when the <h1>s do not decide
     named = _named_heading(h2s(), refs) or _named_heading(h1s, parts)
     if named:
         return named
@@ -221,8 +202,8 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
         if any(is_inside(ref, h1) for h1 in h1s):
             return ref
     for h1 in h1s:
-        if any(is_inside(h1, ref) or _shortened(h1, ref) for ref in refs) or any(
-                _overlaps(h1, t) for t in refs + whole):
+        if any(is_inside(h1, ref) or _shortened(h1, ref, params=params) for ref in refs) or any(
+                _overlaps(h1, t, params=params) for t in refs + whole):
             return h1
     named = _named_heading(h2s(), [p for r in refs for p in title_parts(r)])
     if named:
@@ -230,14 +211,14 @@ def pick_title(tree: lxml.html.HtmlElement, found: Declared, url: str | None = N
     if len(refs) == 2 and fold(refs[0]) != fold(refs[1]) and is_inside(refs[0], refs[1]):
         return refs[1]  # a declared headline cut short (at a quote mark) inside the <title>
     single = [h1 for h1 in h1s if h1s.count(h1) == 1]  # a repeated <h1> is a widget's
-    if len(single) == 1 and not beside_logo and len(single[0].split()) >= MIN_LONE_H1_WORDS:
+    if len(single) == 1 and not beside_logo and len(single[0].split()) >= params.min_lone_h1_words:
         return single[0]  # the page's one headline, unconfirmed: site titles are often generic
-    shown = None if found.title or not markup else _heading_at_text(markup, text)
-    return shown or (refs and _named_part(markup, refs[0])) or (
+    shown = None if found.title or not markup else _heading_at_text(markup, text, params=params)
+    return shown or (refs and _named_part(markup, refs[0], params=params)) or (
         refs[0] if refs else (h1s[0] if h1s else None))
 
 
-def _named_part(markup: Markup | None, headline: str) -> str | None:
+def _named_part(markup: Markup | None, headline: str, params: TitleParams = TITLES) -> str | None:
     """The part of a headline still holding a section name ("标题-本地", "标题 东区办事处")
     that the page shows in an element named as a title (<div class="arc-title">): older
     CMS templates set the headline in such an element, not in an <h1>."""
@@ -248,7 +229,7 @@ def _named_part(markup: Markup | None, headline: str) -> str | None:
     for name in filter(_names_headline, markup.named):
         for row in markup.named[name]:
             shown = clean(text_of(row[0]))
-            if shown and _headline_sized(shown) and (
+            if shown and _headline_sized(shown, params=params) and (
                     fold(shown) in wanted or _opens_with(headline, shown)):
                 return shown
     return None
@@ -260,11 +241,11 @@ def _opens_with(headline: str, start: str) -> bool:
     return rest[:1].isspace() and bool(rest.strip())
 
 
-def _continued(h1: str, element: lxml.html.HtmlElement) -> str | None:
+def _continued(h1: str, element: lxml.html.HtmlElement, params: TitleParams = TITLES) -> str | None:
     """The next heading after the <h1> where it repeats the <h1> and goes on after a separator
     ("Teil 49" → "Teil 49 – Büssing-NAG (1931 – 1945)"): the <h1> and <title> hold the short
     form of the headline, the heading its whole."""
-    for after in islice(_following(element), CONTINUED_REACH):
+    for after in islice(_following(element), params.continued_reach):
         if after.tag in _TEXT_HEADINGS:
             heading = clean(text_of(after)) or ""
             rest = heading[len(h1):] if fold(heading).startswith(fold(h1)) else ""
@@ -282,49 +263,50 @@ def _following(element: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement
         node = node.getparent()
 
 
-def _heading_at_text(markup: Markup, text: str) -> str | None:
+def _heading_at_text(markup: Markup, text: str, params: TitleParams = TITLES) -> str | None:
     """The heading that the article text follows, or that stands in its opening lines: the
     page's headline where no heading agrees with the <title> and nothing is declared (widget
     titles in the <h1>s, a <title> that names only the site or its section)."""
     first = clean(text.lstrip().split("\n", 1)[0]) or ""
-    opening = fold(text[:OPENING_CHARS])
+    opening = fold(text[:params.opening_chars])
     last = start = None
     for index, (element, _, tag, *_) in enumerate(markup.rows):
-        if start is not None and index - start > HEADING_REACH:
+        if start is not None and index - start > params.heading_reach:
             break
         if tag in _TEXT_HEADINGS:
             heading = clean(text_of(element))
-            if heading and _headline_sized(heading):
+            if heading and _headline_sized(heading, params=params):
                 if start is None:
                     last = (index, heading)
                 elif fold(heading) in opening:
                     return heading
-        elif start is None and _opens(element, first):
+        elif start is None and _opens(element, first, params=params):
             start = index
-            if last and index - last[0] <= HEADING_REACH:
+            if last and index - last[0] <= params.heading_reach:
                 return last[1]
     return None
 
 
-def _opens(element: lxml.html.HtmlElement, first: str) -> bool:
+def _opens(element: lxml.html.HtmlElement, first: str, params: TitleParams = TITLES) -> bool:
     """Whether the element's own first text starts the article text's first line."""
     own = clean(element.text)
-    return bool(own) and len(own) >= min(MIN_OPENING_CHARS, len(first)) and first.startswith(
-        own[:MIN_OPENING_CHARS])
+    return bool(own) and len(own) >= min(params.min_opening_chars, len(first)) and first.startswith(
+        own[:params.min_opening_chars])
 
 
-def _headline_sized(text: str) -> bool:
+def _headline_sized(text: str, params: TitleParams = TITLES) -> bool:
     """Words enough for a headline: three, or six Chinese/Japanese characters."""
-    return len(text.split()) >= MIN_LONE_H1_WORDS or sum(
-        "\u3000" <= c <= "\u9fff" for c in text) >= MIN_CJK_HEADLINE
+    return len(text.split()) >= params.min_lone_h1_words or sum(
+        "\u3000" <= c <= "\u9fff" for c in text) >= params.min_cjk_headline
 
 
-def _is_banner(h1: str, found: Declared, url: str | None) -> bool:
+def _is_banner(h1: str, found: Declared, url: str | None, params: TitleParams = TITLES) -> bool:
     """An <h1> that holds the site's name after a section ("Salsa-Figuren - Rueda in Berlin")
     where the <title> ends with the same words after the page's own headline."""
     parts = title_parts(h1)
     tag = fold(clean(found.page_title) or "")
-    return (len(parts) > 1 and is_site_name(parts[-1], found.site_name, url, loose=True)
+    return (len(parts) > 1 and is_site_name(parts[-1], found.site_name, url, loose=True,
+                                            params=params)
             and tag.endswith(fold(h1)) and len(tag) > len(fold(h1)))
 
 
@@ -392,16 +374,17 @@ def _named_heading(headings: list[str], names: list[str]) -> str | None:
     return max((h for h in headings if fold(h) in folded), key=len, default=None)
 
 
-def _h2s(tree: lxml.html.HtmlElement, found: Declared, url: str | None) -> list[str]:
+def _h2s(tree: lxml.html.HtmlElement, found: Declared, url: str | None,
+         params: TitleParams = TITLES) -> list[str]:
     """<h2> texts that are not the site's name: the headline of pages whose <h1>s hold the
     logo or a section name."""
     return [t for t in (clean(text_of(h)) for h in tree.iter("h2"))
-            if t and not is_site_name(t, found.site_name, url)]
+            if t and not is_site_name(t, found.site_name, url, params=params)]
 
 
-def _shortened(h1: str, headline: str) -> bool:
+def _shortened(h1: str, headline: str, params: TitleParams = TITLES) -> bool:
     """The <h1> is the headline cut to its key words ("Blockhaus 3" of "Blockhaus Typ 3 in
     Ludorf"): every word of a multi-word <h1> in the headline, in the same order."""
     mine = re.findall(r"\w+", h1.casefold())
     theirs = iter(re.findall(r"\w+", headline.casefold()))
-    return len(mine) >= MIN_SHORT_H1_WORDS and all(word in theirs for word in mine)
+    return len(mine) >= params.min_short_h1_words and all(word in theirs for word in mine)

@@ -1,9 +1,8 @@
-"""Page furniture that markup names as such: navigation, sidebars, share bars, related links.
+"""The page index: every element under <body> read once, in document order, with what its
+markup names (tag, class and id words, role, itemprop), and the position tests built on it.
 
-Density alone cannot tell a long "related stories" list with teaser sentences
-from the article, but page authors label such blocks (semantic tags, class and
-id words) in every language, because their CSS needs the hook. Blocks found
-here are treated as absent by density extraction; the tree is not changed.
+Boilerplate, comments, metadata and density all read the page through this one table
+instead of each walking the tree and reading attributes again.
 """
 
 from __future__ import annotations
@@ -19,35 +18,8 @@ from operator import attrgetter, itemgetter
 import lxml.html
 from lxml import etree
 
-from pipelines.page_text import by_first_letter, text_of
+from pipelines.page_text import text_of
 
-# Semantic tags that never hold the article body.
-NOISE_TAGS = frozenset({"nav", "aside", "footer", "form", "menu", "dialog", "figcaption"})
-PAGE_FORM_SHARE = 0.5  # of the page's text, held by a <form> that is the page, not a widget
-# Class/id words of page furniture (matched as whole tokens, split on - _ and case changes).
-_NOISE_WORDS = (
-    "nav", "navbar", "navigation", "menu", "submenu", "breadcrumbs?", "crumbs?", "sidebar",
-    "rail", "footer", "masthead", "share", "sharing", "social", "sns", "follow", "related",
-    "recommend(?:ed|ations?)?", "popular", "trending", "promo", "promotion", "advert",
-    "advertisement", "ads?", r"ad\w*slot", "sponsor(?:ed)?", "banner", "newsletter",
-    "subscribe", "subscription", "signup", "login", "cookies?", "consent", "gdpr", "tagcloud",
-    "pagination", "pager", "paging", "toolbar", "outbrain", "taboola", "modal", "popup",
-    "overlay", "caption", "credits?", "copyright", "tuijian", "xiangguan", "fenxiang",
-    "pinglun", "guanggao", "daohang",
-)
-
-
-# Matched against " " + lowercased words (re.I makes it three times slower): a pattern that
-# starts with a separator lets the regex engine skip to the separators instead of trying
-# every word at every position; with the words grouped, this busiest regex of the page
-# takes half the instructions of a plain (?:^|[\s_\-])(?:nav|navbar|…).
-_NOISE = re.compile(rf"[\s_\-](?:{by_first_letter(_NOISE_WORDS)})(?=$|[\s_\-\d])")
-# Tags that hold the article by definition; class words never make them noise.
-_CONTENT_TAGS = frozenset({"article", "main", "body", "html"})
-# A hint never removes a block that visibly holds the article: a headline, an <article>
-# or a declared article body (see Markup.holders).
-_KEEP_INSIDE = ("h1", "article")
-_NOISE_ROLES = ("navigation", "complementary", "contentinfo", "banner")
 _CAMEL = re.compile(r"([a-z])(?=[A-Z])")  # not a lookbehind: that is tried at every position
 
 
@@ -73,37 +45,6 @@ def _spaced(match: re.Match) -> str:
     Python 3.11 a template costs a helper call per sub() and a template expansion in
     Python per match."""
     return match[1] + " "
-
-
-@lru_cache(maxsize=8192)
-def _noise_hint(words: str) -> bool:
-    words = words.lower()
-    return bool(_NOISE.search(" " + words)) and _furniture_only(words)
-
-
-def _furniture_only(lowered: str) -> bool:
-    """A name that _NOISE matches is furniture unless it also names an article container
-    ("l-sidebar-fixed l-article-body" wraps the body, not a sidebar): the rule find_noise
-    applies to a whole page's names at once. Chained substring tests: the words as one regex
-    alternation, tried at nearly every letter, cost 0.2 M instructions a page more."""
-    return not ("article" in lowered or "body" in lowered or "content" in lowered
-                or "main" in lowered or "entry" in lowered or "story" in lowered
-                or "text" in lowered or "post" in lowered or "detail" in lowered
-                or "zhengwen" in lowered)
-
-
-def _noise(tag: str, role: str | None, words: str) -> bool:
-    if tag in NOISE_TAGS or role in _NOISE_ROLES:
-        return True
-    return tag not in _CONTENT_TAGS and bool(words) and _noise_hint(words)
-
-
-def is_named_noise(element: lxml.html.HtmlElement, markup: Markup | None = None) -> bool:
-    """True when tag, role or class/id words mark `element` as page furniture; role and words
-    are read off the page's `markup` table when given (two attribute reads cost more)."""
-    if markup is None or markup.position(element) is None:
-        return _noise(element.tag, element.get("role"), hint_words(element))
-    return _noise(element.tag, markup.roles.get(element), markup.words(element))
 
 
 @dataclass
@@ -132,7 +73,7 @@ class Markup:
     _holders: dict[tuple[str, ...], set] = field(default_factory=dict, repr=False)
     # the document-order index of an element under <body>, None for any other element: the
     # index's own dict.get, so that each of the page's thousand-odd asks is a call in C
-    # (a method that built the index on first use cost 0.3 M instructions a page more)
+    # (a method that built the index on first use cost more)
     position: Callable[[lxml.html.HtmlElement], int | None] = field(init=False, repr=False)
     _names: tuple[list[str], list[str], str] | None = field(default=None, repr=False)
     _text: str | None = field(default=None, repr=False)
@@ -195,7 +136,7 @@ class Markup:
 
     def text(self) -> str:
         """The whole text under <body>, built once: the forum test and the Chinese-label test
-        both read it (0.2 M instructions a page each)."""
+        both read it."""
         if self._text is None:
             self._text = text_of(self.body)
         return self._text
@@ -224,9 +165,8 @@ class Markup:
         match. `pattern` must start with a separator and match only word characters after
         it, so that no match runs from one name into the next.
 
-        One search over all the page's names joined: a page brings some 200 class strings
-        that no cache has seen, and a cached call and a search per string cost 0.3 M
-        instructions a page more (noise and comment-section names together).
+        One search over all the page's names joined: a page brings a few hundred class
+        strings that no cache has seen, and a cached call and a search per string cost more.
         """
         names, _, text = self.names()
         found = []
@@ -290,9 +230,8 @@ def read_markup(body: lxml.html.HtmlElement) -> Markup:
 
     Each column of the table (parents, tags, class and id attributes, hint words, roles) is
     read for all elements at once by map() in C and the rows zipped from the columns; only
-    the grouping into `siblings` and `named` is a Python loop. Reading element by element
-    in that loop (and the ids with the roles in the XPath) cost 0.3 M instructions a page
-    more on dragnet-dev.
+    the grouping into `siblings` and `named` is a Python loop (reading element by element in
+    that loop costs more: see docs/DECISIONS.md, 'Article route speed').
     """
     roles, article_bodies, authors = {}, [], set()
     for value in _SPARSE(body):  # in document order
@@ -395,21 +334,3 @@ def outermost(
         span = markup.span(element)
         end = span[1] if span else end
     return found
-
-
-def find_noise(markup: Markup) -> list[lxml.html.HtmlElement]:
-    """Outermost named-furniture blocks under <body>, except blocks that hold the article."""
-    names = [words for words in markup.names_where(_NOISE) if _furniture_only(words.lower())]
-    found = {row[0] for row in named_rows(markup, names, _CONTENT_TAGS)}
-    found.update(e for e, role in markup.roles.items() if role in _NOISE_ROLES)
-    found.update(markup.body.iterdescendants(*NOISE_TAGS))
-    candidates = sorted(found, key=markup.position)  # as _noise, asked by name, not per row
-    holders = markup.holders(*_KEEP_INSIDE)
-    return outermost(markup, candidates,
-                     lambda e: e not in holders and not _wraps_page(markup, e))
-
-
-def _wraps_page(markup: Markup, element: lxml.html.HtmlElement) -> bool:
-    """A <form> around most of the page's text is the page itself (ASP.NET WebForms pages,
-    common on government and forum sites, wrap everything in one), not a search box."""
-    return element.tag == "form" and len(text_of(element)) >= PAGE_FORM_SHARE * len(markup.text())

@@ -27,7 +27,7 @@ _SAFE_ATTRIBUTES = ("href", "src", "alt", "title", "colspan", "rowspan", "dateti
 _COMMON_UNSAFE = ("class", "style", "id", "align", "target", "rel")
 _BREAK = object()
 # The elements of a subtree that have attributes, collected in C: the owners of its
-# attributes: a predicate on every element ([@*]) cost 0.10 M instructions a page more.
+# attributes: a predicate on every element ([@*]) costs more.
 _WITH_ATTRIBUTES = etree.XPath("descendant-or-self::*/@*/..")
 
 
@@ -65,7 +65,7 @@ def _pieces(
                     stack.append((iter(child), inner, child.tail))
                     break
                 # A childless element (most are) is closed at once, its tail read below,
-                # without an iterator and a frame of its own: 0.21 M instructions a page less.
+                # without an iterator and a frame of its own.
                 if inner:
                     out.append(_BREAK)
             text = child.tail
@@ -113,9 +113,9 @@ def _copy(
     """A clean copy of one subtree: safe attributes only, dropped children left out.
 
     libxml2 copies the whole subtree and strips what is not kept; Python touches only the
-    dropped elements and the elements with attributes. Building the copy element by element
-    (SubElement, text and tail moved one by one) cost a fifth more: 1.30 against 1.06 M
-    instructions per page for to_html.
+    dropped elements and the elements with attributes; building the copy element by element
+    (SubElement, text and tail moved one by one) costs more (see docs/DECISIONS.md, 'Article
+    route speed').
     """
     copy = element.__copy__()  # deep, as lxml copies; copy.deepcopy's memo cost more than it
     for path in reversed(_dropped_paths(element, drop)):  # the last first: paths stay valid

@@ -1,0 +1,2 @@
+"""The article body: density extraction marks the content nodes (density), rendering turns
+them into paragraph text and clean HTML (render)."""

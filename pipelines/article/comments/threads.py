@@ -1,0 +1,87 @@
+"""Forum threads: repeated dated post blocks holding most of the page's text (or right
+after its headline); the first post is the body, the others are replies."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from itertools import islice
+
+import lxml.html
+
+from pipelines.article.dates.parse import find_date
+from pipelines.article.markup import Markup
+from pipelines.page_text import opening_text, text_of
+from pipelines.params import THREADS, ThreadParams
+
+_NOT_POSTS = frozenset({"p", "br", "a", "span", "img", "li", "option", "td", "strong", "em"})
+
+
+def _post_like(member: lxml.html.HtmlElement, now: datetime,
+               params: ThreadParams = THREADS) -> bool:
+    """A forum post: enough text, mostly not links, and a date near its start."""
+    text = text_of(member)
+    if len(text.strip()) < params.min_post_chars:
+        return False
+    links = sum(len(text_of(a)) for a in member.iter("a"))
+    return links < params.max_post_link_share * len(text) and find_date(opening_text(member,
+                                                                                     params.post_date_chars),
+                                                                  now) is not None
+
+
+def find_posts(markup: Markup, now: datetime, groups: list[list],
+               params: ThreadParams = THREADS) -> list[lxml.html.HtmlElement]:
+    """The posts of a forum thread: repeated dated blocks holding most of the page's text.
+
+    `groups` are the page's `repeated_groups(markup)`.
+    """
+    wanted = params.min_thread_share * len(markup.text())
+    candidates = _big_enough(markup, groups, wanted)
+    # When every candidate is tried, those that cannot be posts push none out of the top:
+    # they go unmeasured (often the article's paragraphs).
+    if len(candidates) <= params.max_post_groups:
+        candidates = [members for members in candidates if members[0].tag not in _NOT_POSTS]
+    sized = sorted(((sum(len(text_of(m)) for m in g), g) for g in candidates),
+                   key=lambda pair: -pair[0])
+    for chars, members in sized[:params.max_post_groups]:
+        if members[0].tag in _NOT_POSTS:
+            continue
+        thread = chars >= wanted or _follows_headline(markup, members[0], params=params)
+        if thread and all(_post_like(m, now, params=params) for m in members):
+            return members
+    return []
+
+
+def _follows_headline(markup: Markup, first: lxml.html.HtmlElement,
+                      params: ThreadParams = THREADS) -> bool:
+    """Whether `first` stands right after the page's <h1>, only a stats or byline line
+    between: a short thread's opening post (one reply holds too little of a page with
+    menus and footers for the share test), where a news page has its article text."""
+    headline, end = markup.headline() or (None, None)
+    at = markup.position(first)
+    if headline is None or at is None or at <= end:
+        return False
+    chars = len((headline.tail or "").strip())
+    for row in islice(markup.rows, end + 1, at):  # stops at the first long text
+        element = row[0]
+        chars += len((element.text or "").strip()) + len((element.tail or "").strip())
+        if chars > params.max_headline_gap_chars:
+            return False
+    return True
+
+
+def _big_enough(markup: Markup, groups: list[list], wanted: float) -> list[list]:
+    """The groups whose parent holds at least `wanted` characters: the others can neither be
+    the thread nor outrank it, and measuring one parent is cheaper than all its members.
+
+    Parents are measured deepest first (backwards in document order): an element holds all
+    the text of its descendants, so once one parent is big enough its ancestors are too,
+    unmeasured; the big ancestors (the page's wrappers) were the dearest to serialise.
+    <body> holds its own text, twice `wanted`.
+    """
+    parents = {members[0].getparent() for members in groups}
+    big = {markup.body}
+    for parent in sorted(parents - big, key=markup.position, reverse=True):
+        if parent not in big and len(text_of(parent)) >= wanted:
+            big.add(parent)
+            big.update(parent.iterancestors())
+    return [members for members in groups if members[0].getparent() in big]

@@ -1,0 +1,91 @@
+"""Title, author, source, publish time and language of an article page.
+
+Declared metadata (JSON-LD, <meta>, microdata: structured) is trusted first; the page is
+read only for what is missing: the <h1>/<title> pair (titles), byline and 来源 lines
+(byline), date lines and <time> elements (dates.publish), all from the blocks near the
+headline (blocks). Language comes from the markup, or else from the script of the text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import lxml.html
+
+from pipelines.article.blocks import page_blocks
+from pipelines.article.body.density import NodeStats
+from pipelines.article.dates.clock import Clock, day_first
+from pipelines.article.dates.cn_fields import has_cn_labels
+from pipelines.article.dates.parse import find_date
+from pipelines.article.dates.publish import publish_date
+from pipelines.article.dates.zones import local_now, page_zone
+from pipelines.article.markup import Markup, read_markup
+from pipelines.article.metadata.byline import page_byline, page_declared_author, pick_author
+from pipelines.article.metadata.structured import declared
+from pipelines.article.metadata.titles import pick_title, title_parts
+from pipelines.language import detect_language
+from pipelines.page_text import clean
+
+
+@dataclass
+class Metadata:
+    """What the article route reports besides body and comments."""
+
+    title: str | None = None
+    author: str | None = None
+    source: str | None = None
+    published_at: datetime | None = None
+    published_raw: str | None = None
+    language: str | None = None
+    zone: ZoneInfo | None = None  # the clock the page's zone-less times were read on
+
+
+def extract_metadata(
+    tree: lxml.html.HtmlElement, body: lxml.html.HtmlElement, url: str | None,
+    now: datetime, content_text: str = "", removed: Collection = (), markup: Markup | None = None,
+    counted: Mapping[lxml.html.HtmlElement, NodeStats] | None = None,
+    zone: ZoneInfo | None = None,
+) -> Metadata:
+    """Declared values first, the page (outside `removed` blocks) for whatever is missing;
+    `markup` is the route's shared table of `body` (read here when not given), `counted`
+    its density counters where the route has them (see page_blocks), `zone` the zone the
+    crawl was told the site's times are in (else the page's domain or language decide)."""
+    found = declared(tree)
+    markup = markup or read_markup(body)
+    title = pick_title(tree, found, url, markup, content_text)
+    cn_labels = has_cn_labels(markup.text())
+    language = ((found.language or "").split("-")[0].split("_")[0].lower()
+                or detect_language(content_text))
+    zone = page_zone(url, language, zone)
+    clock = Clock(local_now(now, zone), day_first(found.language or language))
+    declared_author, weak = page_declared_author(found, url)
+    wanted = weak or not declared_author
+    # A declared publish date beats the one shown under the headline: when they differ, the
+    # shown one is mostly the last update, and monitoring needs first publication.
+    # Declared dates are written by machines: a slashed one is month first whatever the page.
+    date = find_date(found.date, clock.now) if found.date else None
+    # The page is read only for what is missing: most pages declare author and date.
+    blocks = page_blocks(markup, removed, title, counted) if wanted or cn_labels or not date else []
+    author, source = page_byline(blocks, clock, wanted, cn_labels)
+    titles = (part for title in (found.title, found.page_title)
+              for part in title_parts(clean(title) or ""))  # read only when the date needs them
+    date = publish_date(date, found.weak_date, blocks, url, clock, cn_labels, titles, markup,
+                        content_text, zone)
+    return Metadata(
+        title=_nfc(title),
+        author=_nfc(pick_author(declared_author, weak, author)),
+        source=source,
+        published_at=date[0] if date else None,
+        published_raw=date[1] if date else None,
+        language=language,
+        zone=zone,
+    )
+
+
+def _nfc(text: str | None) -> str | None:
+    """Composed Unicode, as text editors save it: one code point per letter where one exists."""
+    return unicodedata.normalize("NFC", text) if text else text

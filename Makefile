@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 		apt-get install -y -q python3-venv && $(PYTHON) -m venv $(VENV); }
 	@echo "Installing the project and its dependencies into $(VENV) (first run only; a minute or two)"
 	@$(PY) -m pip install -qq --upgrade pip
-	@$(PY) -m pip install -qq -e ".[dev,bench]"
+	@$(PY) -m pip install -qq -e ".[dev,bench,train]"
 	@touch $(STAMP)
 	@echo "Installed."
 

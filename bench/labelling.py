@@ -1,6 +1,6 @@
 """Node-labelling benchmark (issue 3): `python -m bench.labelling [--data D --model M]`.
 
-Scores the shipped CRF on the held-out sites (pipelines.labelling.corpus: no site
+Scores the shipped CRF on the held-out sites (pipelines.training.corpus: no site
 on both sides of the split): per-label block-level precision/recall/F1, overall
 and per data set (only metadata-dev has hand-made title/author/date truth; the
 others' come from the page's own <head>). Also reports what the noise
@@ -27,13 +27,13 @@ from pipelines.labelling import (
     page_sequence,
     title_node,
 )
-from pipelines.labelling.align import CHUNK, LABELS
-from pipelines.labelling.corpus import Page, labelled_sequence, load_pages
 from pipelines.labelling.crf import CrfModel
 from pipelines.labelling.days import find_day
 from pipelines.labelling.features import squash
 from pipelines.labelling.linearise import linearise
 from pipelines.params import NOISE_FILTER, NoiseFilterParams
+from pipelines.training.corpus import Page, labelled_sequence, load_pages
+from pipelines.training.label_alignment import CHUNK, LABELS
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SPEED_PASSES = 3

@@ -5,7 +5,7 @@ classifier exactly as `train-pagetype` does and classifies the held-out sites.
 Article sets the model learns from (`train-pagetype --articles`; by default those
 the model file names in its training record, `--articles` overrides) join the
 folds by site (registrable domain; for pages without URL, inferred from their HTML,
-see pipelines.pagetype.sites): a site that has labelled pages goes to their fold,
+see pipelines.training.sites): a site that has labelled pages goes to their fold,
 the others are dealt out at random; every such article page is routed out of fold
 (never by a model that saw its site). Prints the classifier alone and the full decision
 (rules, then classifier with `min_confidence`), rule coverage and precision on
@@ -37,11 +37,11 @@ from pipelines.pagetype.features import extract_features, scanned_features
 from pipelines.pagetype.model import DEFAULT_MODEL, PageTypeModel, load_model, normalise
 from pipelines.pagetype.page_features import dominant_prose
 from pipelines.pagetype.rules import match_rule
-from pipelines.pagetype.sites import connected, site_keys
-from pipelines.pagetype.train import LabelledPage, fit_pages, load_articles, load_pages
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.process import keeps_body
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES, PageTypeDecision
+from pipelines.training.pagetype import LabelledPage, fit_pages, load_articles, load_pages
+from pipelines.training.sites import connected, site_keys
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pagetype"
 DEMO_ORIGIN = "http://127.0.0.1:8000"

@@ -14,8 +14,8 @@ from pipelines.subcommands import dispatch
 COMMANDS = {
     "extract": ("pipelines.cli", "extract_main", "process one page, print one JSON object"),
     "batch": ("pipelines.cli", "batch_main", "process a JSONL list of pages, one JSON line each"),
-    "train-pagetype": ("pipelines.pagetype.train", "main", "train the page-type model"),
-    "train-labeller": ("pipelines.labelling.train", "main", "train the S0 node labeller"),
+    "train-pagetype": ("pipelines.training", "train_pagetype", "train the page-type model"),
+    "train-labeller": ("pipelines.training", "train_labeller", "train the node labeller"),
     "replay-spill": ("pipelines.persist", "replay_main", "write spilled items to the database"),
 }
 

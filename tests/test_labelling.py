@@ -17,12 +17,12 @@ from pipelines.labelling import (
     load_model,
     title_node,
 )
-from pipelines.labelling.align import LABELS, Truth, align
 from pipelines.labelling.crf import CrfModel, viterbi
 from pipelines.labelling.days import find_day
 from pipelines.labelling.features import sequence_features, sign_features
 from pipelines.labelling.linearise import Counts, Kind, classify, linearise
 from pipelines.params import NoiseFilterParams
+from pipelines.training.label_alignment import LABELS, Truth, align
 
 NAV = "".join(f'<li><a href="/c{i}">栏目{i}</a></li>' for i in range(12))
 PAGE = f"""<html><head><title>央行宣布降准0.5个百分点 - 示例新闻网</title></head><body>

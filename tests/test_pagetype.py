@@ -14,8 +14,9 @@ from pipelines.pagetype import SiteRule, classify_page
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, load_model
 from pipelines.pagetype.page_features import PageScan, dominant_prose, page_features, weight
 from pipelines.pagetype.rules import match_rule
-from pipelines.pagetype.sites import connected, site_of
-from pipelines.pagetype.train import (
+from pipelines.params import PageTypeParams
+from pipelines.results import ARTICLE_TYPES, PAGE_TYPES
+from pipelines.training.pagetype import (
     ARTICLE,
     ARTICLE_WEIGHT,
     DECLARATIONS,
@@ -25,9 +26,8 @@ from pipelines.pagetype.train import (
     load_articles,
     trained,
 )
-from pipelines.pagetype.train import main as train_main
-from pipelines.params import PageTypeParams
-from pipelines.results import ARTICLE_TYPES, PAGE_TYPES
+from pipelines.training.pagetype import main as train_main
+from pipelines.training.sites import connected, site_of
 
 _PARAGRAPH = ("记者从有关部门获悉，今年以来全市新建充电桩一万余个，覆盖主要城区和高速公路服务区。"
               "相关负责人表示，下一步将继续完善配套设施，方便市民绿色出行。")

@@ -20,7 +20,7 @@ as news and as blog in the shares a classifier trained on the labelled pages alo
 gives them (one EM step of learning from a label set), so the news-vs-blog boundary
 stays the labelled pages' while the article-vs-list boundary sees every article. A set
 may lack URLs (dragnet-dev: old blog posts with comment threads, which the labelled pages
-lack): its pages are grouped by the sites their HTML names (pipelines.pagetype.sites) and
+lack): its pages are grouped by the sites their HTML names (pipelines.training.sites) and
 weigh less (URLLESS_ARTICLE_WEIGHT).
 """
 
@@ -44,9 +44,9 @@ from pipelines.document import Document, load_document
 from pipelines.pagetype import DECLARES_PUBLICATION
 from pipelines.pagetype.features import extract_features, family
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, normalise, softmax
-from pipelines.pagetype.sites import inferred_groups, site_keys, site_of
 from pipelines.pagetype.vocab import TYPE_CLASSES
 from pipelines.results import PAGE_TYPES
+from pipelines.training.sites import inferred_groups, site_keys, site_of
 
 SVM_C = 0.5  # LinearSVC regularisation (SVM-RFE's ranking model)
 # Classifier regularisation: grouped-CV macro-F1 (full decision, fold seeds 0-4, model v6

@@ -19,8 +19,8 @@ import lxml.html
 
 from pipelines.document import load_document
 from pipelines.labelling import page_sequence
-from pipelines.labelling.align import Truth, align, declared_truth
 from pipelines.labelling.days import find_day
+from pipelines.training.label_alignment import Truth, align, declared_truth
 
 SOURCES = ("dragnet-dev", "article-bench", "metadata-dev")
 HELD_OUT_FOLDS = 5  # one site in five is held out

@@ -19,10 +19,10 @@ from pathlib import Path
 import pycrfsuite
 
 from pipelines.labelling import MODEL_PATH
-from pipelines.labelling.align import LABELS
-from pipelines.labelling.corpus import SOURCES, labelled_sequence, load_pages
 from pipelines.labelling.crf import CrfModel
 from pipelines.params import NOISE_FILTER
+from pipelines.training.corpus import SOURCES, labelled_sequence, load_pages
+from pipelines.training.label_alignment import LABELS
 
 Sequences = list[tuple[list[dict[str, float]], list[str]]]
 
@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "command": " ".join(["python -m pipelines train-labeller", *argv]),
         "data": {"folder": str(args.data), "sources": list(SOURCES), "train_pages": len(train),
                  "held_out_pages": len(test),
-                 "split": "sites with crc32(host) % 5 == 0 held out (pipelines.labelling.corpus)"},
+                 "split": "sites with crc32(host) % 5 == 0 held out (pipelines.training.corpus)"},
         "hyperparameters": {"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations,
                             "min_weight": args.min_weight},
         "noise_filter": asdict(NOISE_FILTER),

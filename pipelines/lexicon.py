@@ -324,3 +324,147 @@ STOPWORDS = {
 
 
 # --- page type, records, template diff, node labelling ---
+
+# Page-type classification: the words its features count (matched as substrings, so no
+# segmentation is needed; Chinese and Western markers side by side).
+
+# URL type keywords per class; "list" also stands for "other".
+URL_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "news": ("story", "article", "content", "news", "xinwen"),
+    "forum": ("detail", "thread_", "viewthread", "read-", "tid", "forum", "luntan", "bbs",
+              "tieba", "guba", "shequ", "tiezi", "huitie", "post", "showtopic"),
+    "blog": ("blog", "static", "boke"),
+    "list": ("node", "main", "list", "index", "more", "category", "item", "default", "brief",
+             "catid", "special", "data", "club", "group", "rss", "board", "formblogger",
+             "profile", "link", "search", "login", "front", "class", "forum-", "channel",
+             "fid", "tag"),
+}
+
+# Words in <title> and <meta content>, per type.
+HEAD_WORDS: dict[str, tuple[str, ...]] = {
+    "news": ("新闻", "资讯", "快讯", "日报", "晚报", "news", "article", "times", "post"),
+    "forum": ("论坛", "社区", "贴吧", "帖子", "bbs", "forum", "thread", "board", "discussion"),
+    "blog": ("博客", "博文", "blog", "wordpress", "blogger", "diary"),
+    "list": ("列表", "栏目", "频道", "首页", "第", "页", "category", "archive", "page", "index",
+             "search", "results", "shop"),
+}
+
+TYPE_CLASSES = ("news", "forum", "blog", "list")
+
+# Names (property, name, itemprop) of <meta> tags in <head>, per meta feature: publishing
+# software dates the page it publishes (see docs/DECISIONS-extraction.md, "Declared
+# publication date").
+META_NAME_WORDS: dict[str, tuple[str, ...]] = {
+    "published": ("published", "pubdate"),
+    "modified": ("modified",),
+    "author": ("author",),
+}
+
+# Open Graph page types (og:type) that are features: "article" on posts, "website" on indexes.
+OG_TYPES = ("article", "website")
+
+# Link texts of pagers ("next page", "last page"…); page numbers are counted apart.
+PAGER_WORDS = ("下一页", "下页", "上一页", "上页", "尾页", "末页", "下一頁", "next", "prev",
+               "older", "newer", "»", "›", "次へ", "weiter", "suivant")
+
+# Link texts of a post's buttons: a forum thread repeats them once per post.
+ACTION_WORDS = ("reply", "quote", "回复", "引用", "举报", "report", "zitieren", "antworten",
+                "répondre", "citer", "responder", "citar")
+
+# Href parts of links to a member's profile (vBulletin, phpBB, XenForo, Discuz, WordPress).
+USER_HREF_WORDS = ("member", "user", "profile", "author", "uid=", "/u/")
+
+# Text under these tags is not visible page text.
+IGNORED_TAGS = frozenset((
+    "script", "style", "object", "iframe", "textarea", "noscript", "noembed", "marquee",
+    "frame", "frameset", "noframes", "form", "input", "button", "select", "option", "label",
+    "fieldset", "applet", "optgroup", "legend", "isindex", "param",
+))
+
+# The common tags whose shares of all elements are features.
+COMMON_TAGS = (
+    "a", "abbr", "article", "aside", "b", "blockquote", "br", "button", "caption", "cite",
+    "code", "dd", "div", "dl", "dt", "em", "figcaption", "figure", "footer", "form", "h1",
+    "h2", "h3", "h4", "header", "hr", "i", "img", "input", "label", "li", "link", "main",
+    "meta", "nav", "ol", "option", "p", "pre", "section", "select", "small", "span", "strong",
+    "table", "td", "th", "time", "tr", "ul",
+)
+
+# A reply's number in a Chinese thread, as in "3楼" (floor).
+FLOOR_WORD = "楼"
+
+# Page-type training: blog platforms whose subdomains are separate sites, and domains that
+# pages of every kind of site link to (sharing, feeds, ads, image hosts), which say nothing
+# about a page's own site.
+BLOG_PLATFORMS = ("wordpress.com", "typepad.com", "tumblr.com", "posterous.com")
+HUB_DOMAINS = frozenset((
+    "addthis.com", "amazon.com", "apple.com", "bit.ly", "blogger.com", "bp.blogspot.com",
+    "creativecommons.org", "del.icio.us", "delicious.com", "digg.com", "disqus.com",
+    "doubleclick.net", "facebook.com", "feedburner.com", "flickr.com", "google.com",
+    "gravatar.com", "linkedin.com", "pinterest.com", "reddit.com", "stumbleupon.com", "t.co",
+    "technorati.com", "twitter.com", "wordpress.org", "wp.me", "youtube.com"))
+
+# Record mining: class and id words of navigation, footer, sidebar and ranking blocks,
+# whose record sets are menus rather than the page's list.
+NOISE_BLOCK_WORDS = frozenset((
+    "nav", "navbar", "navigation", "menu", "menus", "submenu", "topbar", "header", "footer",
+    "foot", "breadcrumb", "breadcrumbs", "sidebar", "side", "aside", "widget", "widgets",
+    "pagination", "pager", "pages", "paging", "hot", "hots", "rank", "ranking", "popular",
+    "most", "recommend", "related", "tag", "tags", "tagcloud", "share", "social", "friend",
+    "friends", "links", "flink", "copyright", "login", "search", "banner", "ad", "ads",
+    "advert"))
+# Extra record fields by the label before them: name → (Chinese words, in simplified form;
+# their traditional forms are read too, then Western words).
+RECORD_FIELD_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "author": (("作者", "发帖人", "楼主", "发布人", "发布者"),
+               ("author", "by", "posted by", "poster")),
+    "replies": (("回复", "回帖", "评论"), ("replies", "reply", "comments", "answers")),
+    "views": (("查看", "浏览", "阅读", "点击", "人气"), ("views", "hits", "reads")),
+    "source": (("来源",), ("source",)),
+}
+# A date found outside a record's date slot counts when it holds one of these characters or
+# words (or a year or a clock time).
+RECORD_DATE_CHARS = "年月日前天"
+RECORD_DATE_WORDS = ("ago", "today", "yesterday")
+# Pager links: the label of a next-page link (a regex, matched whole and case-blind), the
+# class word of one, and the class words that mark the current page number.
+NEXT_PAGE_LABEL = (r"下一页|下页|下一頁|后页|後頁|下一页\s*[>»›]+|next(?:\s*page)?|nächste|"
+                   r"suivant|siguiente|[»›>]|>>|next\s*[»›>]+|[»›>]\s*next")
+NEXT_PAGE_CLASS = r"(?:^|[\s_-])next(?:$|[\s_-])|nextpage|pagenext"
+CURRENT_PAGE_CLASSES = ("current", "active", "cur", "on", "selected", "now", "thisclass")
+
+# Node labelling: cue words in a block's own text (regexes, case-blind), one feature each.
+TEXT_CUES = {
+    "author": (r"^(?:by|von|par|por|door|written by|posted by|autor|author)\b|作者|记者|编辑|责编|"
+               r"撰文|通讯员|^文\s*/|^\s*文[:：]"),
+    "source": r"来源|出处|稿源|转载|\b(?:source|quelle)\s*[:：]",
+    "time": (r"(?:发布|发表|更新|上传)(?:时间|日期|于)|时间[:：]|日期[:：]|"
+             r"^(?:published|posted|updated|"
+             r"veröffentlicht|aktualisiert|erschienen|publié|stand|am|on)\b"),
+    "comment": (r"回复|评论|网友|楼主|沙发|\d+\s*楼|"
+                r"\b(?:reply|replies|comments?|kommentare?|wrote|says)\b"),
+    "copyright": r"©|copyright|版权|all rights reserved|备案|icp",
+    "more": r"阅读全文|更多|相关|上一篇|下一篇|read more|related|more\b|weiterlesen",
+}
+# Cue words in class / id / itemprop / rel of a block and its ancestors (regexes).
+ATTRIBUTE_CUES = {
+    "comment": r"comment|reply|discuss|disqus|respond|pinglun|review",
+    "author": r"author|byline|writer|zuozhe|editor|creator",
+    "date": r"date|time|publish|posted|fabu|pubtime",
+    "title": r"title|headline|biaoti|heading",
+    "content": r"content|article|body|text|entry|story|zhengwen|post",
+    "nav": r"nav|menu|breadcrumb|crumb|pagination|pager",
+    "side": r"side|aside|widget|related|recommend|hot|rank|popular",
+    "foot": r"foot|copyright|bottom",
+    "share": r"share|social|tag|follow",
+    "ad": r"\bads?\b|advert|sponsor|guanggao|promo|banner",
+    "meta": r"info|meta|source|laiyuan|detail",
+}
+# Node-labeller training: <meta> names that declare a page's author and publication date,
+# and the words joining several authors' names.
+AUTHOR_META_NAMES = ("author", "byl", "dc.creator", "sailthru.author", "parsely-author",
+                     "article:author", "og:article:author")
+DATE_META_NAMES = ("article:published_time", "og:published_time", "date", "pubdate",
+                   "publishdate", "publish-date", "dc.date", "dc.date.issued", "sailthru.date",
+                   "parsely-pub-date", "datepublished")
+NAME_JOINERS = ("and", "und", "et", "y")

@@ -22,6 +22,8 @@ import lxml.html
 
 from pipelines.labelling.days import find_day
 from pipelines.labelling.linearise import Block
+from pipelines.lexicon import ATTRIBUTE_CUES as ATTRIBUTE_CUE_WORDS
+from pipelines.lexicon import TEXT_CUES as TEXT_CUE_WORDS
 
 CJK_WEIGHT = 3
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
@@ -33,37 +35,10 @@ _DIGIT = re.compile(r"\d")
 _CLOCK = re.compile(r"\d{1,2}[:：]\d{2}")
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d{2}(?!\d)")
 _LABEL_COLON = re.compile(r"^[^:：]{1,12}[:：]")
-# Cue words in the text itself; each group is one feature.
-TEXT_CUES = {
-    "author": re.compile(
-        r"^(?:by|von|par|por|door|written by|posted by|autor|author)\b|作者|记者|编辑|责编|"
-        r"撰文|通讯员|^文\s*/|^\s*文[:：]", re.I),
-    "source": re.compile(r"来源|出处|稿源|转载|\b(?:source|quelle)\s*[:：]", re.I),
-    "time": re.compile(
-        r"(?:发布|发表|更新|上传)(?:时间|日期|于)|时间[:：]|日期[:：]|^(?:published|posted|updated|"
-        r"veröffentlicht|aktualisiert|erschienen|publié|stand|am|on)\b", re.I),
-    "comment": re.compile(
-        r"回复|评论|网友|楼主|沙发|\d+\s*楼|\b(?:reply|replies|comments?|kommentare?|wrote|says)\b",
-        re.I),
-    "copyright": re.compile(r"©|copyright|版权|all rights reserved|备案|icp", re.I),
-    "more": re.compile(r"阅读全文|更多|相关|上一篇|下一篇|read more|related|more\b|weiterlesen",
-                       re.I),
-}
+# Cue words in the text itself (one feature each) and in class / id / itemprop / rel.
+TEXT_CUES = {name: re.compile(cue, re.I) for name, cue in TEXT_CUE_WORDS.items()}
 BYLINE_CUES = ("author", "source", "time")
-# Cue words in class / id / itemprop / rel of the block and its ancestors.
-ATTRIBUTE_CUES = {
-    "comment": re.compile(r"comment|reply|discuss|disqus|respond|pinglun|review"),
-    "author": re.compile(r"author|byline|writer|zuozhe|editor|creator"),
-    "date": re.compile(r"date|time|publish|posted|fabu|pubtime"),
-    "title": re.compile(r"title|headline|biaoti|heading"),
-    "content": re.compile(r"content|article|body|text|entry|story|zhengwen|post"),
-    "nav": re.compile(r"nav|menu|breadcrumb|crumb|pagination|pager"),
-    "side": re.compile(r"side|aside|widget|related|recommend|hot|rank|popular"),
-    "foot": re.compile(r"foot|copyright|bottom"),
-    "share": re.compile(r"share|social|tag|follow"),
-    "ad": re.compile(r"\bads?\b|advert|sponsor|guanggao|promo|banner"),
-    "meta": re.compile(r"info|meta|source|laiyuan|detail"),
-}
+ATTRIBUTE_CUES = {name: re.compile(cue) for name, cue in ATTRIBUTE_CUE_WORDS.items()}
 ANCESTOR_TAGS = frozenset({"article", "aside", "nav", "header", "footer", "table", "ul", "ol",
                            "blockquote", "form", "main", "section", "dl"})
 HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})

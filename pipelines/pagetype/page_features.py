@@ -37,9 +37,10 @@ from typing import NamedTuple
 
 from lxml import etree, html
 
-from pipelines.pagetype.vocab import (
+from pipelines.lexicon import (
     ACTION_WORDS,
     COMMON_TAGS,
+    FLOOR_WORD,
     HEAD_WORDS,
     IGNORED_TAGS,
     META_NAME_WORDS,
@@ -60,7 +61,7 @@ _DATE_REST = r"\d\d(?:[-/.]|年)[01]?\d(?:[-/.]|月)[0-3]?\d(?!\d)"
 _TEXT_DATES = tuple(re.compile((century + _DATE_REST).encode()) for century in ("19", "20"))
 _CLOCK = re.compile(rb":[0-5]\d(?!\d)")  # the minutes of a clock time: post and reply stamps
 _POST_NUMBER = re.compile(rb"#\d{1,5}(?!\d)")  # "#12": a post's number in a thread
-_FLOOR = "楼".encode()  # floor, as in "3楼": a reply's number in a Chinese thread
+_FLOOR = FLOOR_WORD.encode()
 # A link text that is a page number ("2"); the text is joined "\n" + pieces + "\n".
 _PAGE_NUMBER = re.compile(r"\n[^\S\n]*\d{1,3}(?=[^\S\n]*\n)")
 

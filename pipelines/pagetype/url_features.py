@@ -12,7 +12,7 @@ from datetime import date
 from math import log1p
 from urllib.parse import urlsplit
 
-from pipelines.pagetype.vocab import TYPE_CLASSES, URL_KEYWORDS
+from pipelines.lexicon import TYPE_CLASSES, URL_KEYWORDS
 
 # The seed's ten date shapes (YYYY-MM-DD … YYYY_MM/DD), each bounded by non-digits, and
 # YYYY_MM_DD (Chinese portals, e.g. guancha.cn's 2019_09_07_516923.shtml: three news pages

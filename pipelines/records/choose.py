@@ -14,17 +14,12 @@ from statistics import median
 
 from lxml.html import HtmlElement
 
+from pipelines.lexicon import NOISE_BLOCK_WORDS
 from pipelines.params import RECORD_MINING, RecordMiningParams
 from pipelines.records.regions import Record, Region
 from pipelines.records.tree_stats import TreeStats
 
 _NOISE_TAGS = {"nav", "header", "footer", "aside"}
-_NOISE_WORDS = re.compile(
-    r"^(?:nav|navbar|navigation|menu|menus|submenu|topbar|header|footer|foot|breadcrumbs?|"
-    r"sidebar|side|aside|widget|widgets|pagination|pager|pages|paging|hot|hots|rank|ranking|"
-    r"popular|most|recommend|related|tags?|tagcloud|share|social|friend|friends|links|"
-    r"flink|copyright|login|search|banner|ads?|advert)$"
-)
 _WORD_SPLIT = re.compile(r"[^a-z]+")
 _TITLE_CHARS = 10  # records whose best link text is shorter than this read like menu items
 _TITLES_PER_RECORD = 1.5  # more title-like links per record than this: a container of items
@@ -33,7 +28,7 @@ _TITLES_PER_RECORD = 1.5  # more title-like links per record than this: a contai
 def _noisy(element: HtmlElement) -> bool:
     words = f"{element.get('class', '')} {element.get('id', '')}".lower()
     return element.tag in _NOISE_TAGS or any(
-        _NOISE_WORDS.match(word) for word in _WORD_SPLIT.split(words) if word
+        word in NOISE_BLOCK_WORDS for word in _WORD_SPLIT.split(words) if word
     )
 
 

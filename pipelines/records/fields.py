@@ -18,6 +18,7 @@ from lxml.html import HtmlElement
 
 from pipelines.article.dates.parse import find_date
 from pipelines.hanzi import both
+from pipelines.lexicon import RECORD_DATE_CHARS, RECORD_DATE_WORDS, RECORD_FIELD_WORDS
 from pipelines.params import RECORD_MINING, RecordMiningParams
 from pipelines.records.regions import Record
 from pipelines.records.template import Leaf, Slot, align, build_template, record_leaves
@@ -25,14 +26,11 @@ from pipelines.results import RecordData
 
 _MIN_SNIPPET_CHARS = 40
 _MIN_SHARE = 0.5  # a slot is the date slot when dates parse in at least this share of records
-_PLAUSIBLE_DATE = re.compile(r"(?:19|20)\d\d|\d:\d|[年月日前天]|ago|today|yesterday", re.I)
-_FIELD_WORDS = {  # simplified and traditional (Taiwan, Hong Kong) Chinese, and English
-    "author": (*both(("作者", "发帖人", "楼主", "发布人", "发布者")), "author", "by", "posted by",
-               "poster"),
-    "replies": (*both(("回复", "回帖", "评论")), "replies", "reply", "comments", "answers"),
-    "views": (*both(("查看", "浏览", "阅读", "点击", "人气")), "views", "hits", "reads"),
-    "source": (*both(("来源",)), "source"),
-}
+_PLAUSIBLE_DATE = re.compile(
+    r"(?:19|20)\d\d|\d:\d|[" + RECORD_DATE_CHARS + "]|" + "|".join(RECORD_DATE_WORDS), re.I)
+# simplified and traditional (Taiwan, Hong Kong) Chinese, and Western words
+_FIELD_WORDS = {name: (*both(chinese), *western)
+                for name, (chinese, western) in RECORD_FIELD_WORDS.items()}
 _LABEL = re.compile(r"^\W*([^\W\d]{1,20}?)\s*[:：]?\s*$")
 
 

@@ -12,15 +12,12 @@ from urllib.parse import urldefrag, urljoin
 
 from lxml.html import HtmlElement
 
-_NEXT_TEXT = re.compile(
-    r"^(?:下一页|下页|下一頁|后页|後頁|下一页\s*[>»›]+|next(?:\s*page)?|nächste|suivant|siguiente|"
-    r"[»›>]|>>|next\s*[»›>]+|[»›>]\s*next)$",
-    re.I,
-)
-_NEXT_CLASS = re.compile(r"(?:^|[\s_-])next(?:$|[\s_-])|nextpage|pagenext", re.I)
+from pipelines.lexicon import CURRENT_PAGE_CLASSES, NEXT_PAGE_CLASS, NEXT_PAGE_LABEL
+
+_NEXT_TEXT = re.compile(f"^(?:{NEXT_PAGE_LABEL})$", re.I)
+_NEXT_CLASS = re.compile(NEXT_PAGE_CLASS, re.I)
 _CURRENT_CLASS = re.compile(
-    r"(?:^|[\s_-])(?:current|active|cur|on|selected|now|thisclass)(?:$|[\s_-])", re.I
-)
+    r"(?:^|[\s_-])(?:" + "|".join(CURRENT_PAGE_CLASSES) + r")(?:$|[\s_-])", re.I)
 
 
 def _usable(href: str | None, page_url: str | None) -> str | None:

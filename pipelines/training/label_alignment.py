@@ -19,6 +19,7 @@ import lxml.html
 from pipelines.labelling.days import find_day
 from pipelines.labelling.features import page_titles, squash, weighted_length
 from pipelines.labelling.linearise import Block
+from pipelines.lexicon import AUTHOR_META_NAMES, DATE_META_NAMES, NAME_JOINERS
 
 LABELS = ("title", "author", "time", "content", "comment", "other")
 CHUNK = 16  # a long block matches when most of its 16-character chunks are in the reference
@@ -34,13 +35,8 @@ MAX_BYLINES = 2  # author (or time) blocks per page: the byline and maybe a repe
 BYLINE_AFTER_BODY = 3
 HEADER_WINDOW = 3  # blocks either side of the body's start searched for an undeclared dateline
 _TITLE_SPLIT = re.compile(r"\s+[|\-–—:·»_]+\s+|\s*[|·»]\s*")
-_NAME_SPLIT = re.compile(r"[,;/&|]|\s+(?:and|und|et|y)\s+", re.I)
+_NAME_SPLIT = re.compile(r"[,;/&|]|\s+(?:" + "|".join(NAME_JOINERS) + r")\s+", re.I)
 _HEADINGS = frozenset({"h1", "h2", "h3"})
-_AUTHOR_META = ("author", "byl", "dc.creator", "sailthru.author", "parsely-author",
-                "article:author", "og:article:author")
-_DATE_META = ("article:published_time", "og:published_time", "date", "pubdate", "publishdate",
-              "publish-date", "dc.date", "dc.date.issued", "sailthru.date", "parsely-pub-date",
-              "datepublished")
 
 
 @dataclass
@@ -67,9 +63,10 @@ def _meta(tree: lxml.html.HtmlElement, names: Sequence[str]) -> list[str]:
 
 def declared_truth(tree: lxml.html.HtmlElement) -> Truth:
     """Title, author and day declared in <head>: labels for pages whose data set lacks them."""
-    authors = [a.removeprefix("By ").removeprefix("by ") for a in _meta(tree, _AUTHOR_META)
+    authors = [a.removeprefix("By ").removeprefix("by ") for a in _meta(tree, AUTHOR_META_NAMES)
                if "://" not in a]
-    days = [found[0] for found in (find_day(text) for text in _meta(tree, _DATE_META)) if found]
+    days = [found[0] for found in (find_day(text) for text in _meta(tree, DATE_META_NAMES))
+            if found]
     return Truth(titles=page_titles(tree), authors=authors, day=days[0] if days else None)
 
 

@@ -41,10 +41,10 @@ from sklearn.model_selection import StratifiedGroupKFold
 from sklearn.svm import LinearSVC
 
 from pipelines.document import Document, load_document
+from pipelines.lexicon import TYPE_CLASSES
 from pipelines.pagetype import DECLARES_PUBLICATION
 from pipelines.pagetype.features import extract_features, family
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, normalise, softmax
-from pipelines.pagetype.vocab import TYPE_CLASSES
 from pipelines.results import PAGE_TYPES
 from pipelines.training.sites import inferred_groups, site_keys, site_of
 

@@ -18,22 +18,12 @@ from urllib.parse import urlsplit
 import tldextract
 
 from pipelines.document import Document
+from pipelines.lexicon import BLOG_PLATFORMS, HUB_DOMAINS
 
-# Blog platforms whose subdomains are separate sites (the public suffix list already treats
-# blogspot.com so): without them, every *.wordpress.com blog of metadata-dev is one site.
-BLOG_PLATFORMS = ("wordpress.com", "typepad.com", "tumblr.com", "posterous.com")
 # The public suffix list shipped with tldextract: no download, the same answer on every run.
 _DOMAINS = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None,
                                  include_psl_private_domains=True,
                                  extra_suffixes=BLOG_PLATFORMS)
-# Domains that pages of every kind of site link to (sharing, feeds, ads, image hosts, the blog
-# platforms' own pages): a link to them says nothing about the page's own site.
-HUB_DOMAINS = frozenset((
-    "addthis.com", "amazon.com", "apple.com", "bit.ly", "blogger.com", "bp.blogspot.com",
-    "creativecommons.org", "del.icio.us", "delicious.com", "digg.com", "disqus.com",
-    "doubleclick.net", "facebook.com", "feedburner.com", "flickr.com", "google.com",
-    "gravatar.com", "linkedin.com", "pinterest.com", "reddit.com", "stumbleupon.com", "t.co",
-    "technorati.com", "twitter.com", "wordpress.org", "wp.me", "youtube.com"))
 # A domain holding this share of a page's absolute links (hubs left out) is taken as one of
 # the page's own: dragnet-dev's 400 pages make 220 groups (215 / 225 at 0.1 / 0.3); the
 # largest, 10 nytimes.com pages (docs/BENCHMARKS.md, page type, 2026-11-26).

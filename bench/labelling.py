@@ -31,9 +31,9 @@ from pipelines.labelling.crf import CrfModel
 from pipelines.labelling.days import find_day
 from pipelines.labelling.features import squash
 from pipelines.labelling.linearise import linearise
-from pipelines.params import NOISE_FILTER, NoiseFilterParams
+from pipelines.params import LABELLER_TRAINING, NOISE_FILTER, NoiseFilterParams
 from pipelines.training.corpus import Page, labelled_sequence, load_pages
-from pipelines.training.label_alignment import CHUNK, LABELS
+from pipelines.training.label_alignment import LABELS
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 SPEED_PASSES = 3
@@ -61,7 +61,8 @@ def filter_figures(pages: list[tuple[Document, str]], params: NoiseFilterParams)
     for doc, body in pages:
         kept = [squash(block.text) for block in linearise(doc.body, params)]
         text = "".join(kept)
-        chunks = [body[i:i + CHUNK] for i in range(0, len(body) - CHUNK + 1, CHUNK)]
+        size = LABELLER_TRAINING.chunk
+        chunks = [body[i:i + size] for i in range(0, len(body) - size + 1, size)]
         recall += sum(chunk in text for chunk in chunks) / max(len(chunks), 1)
         other += sum(len(k) for k in kept if k not in body)
         blocks += len(kept)

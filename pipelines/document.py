@@ -19,6 +19,7 @@ from charset_normalizer import from_bytes
 from lxml import etree
 
 from pipelines.clean import clean_tree
+from pipelines.params import DECODING, DecodingParams
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-]+)""", re.I)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([a-zA-Z0-9_\-]+)", re.I)
@@ -34,12 +35,6 @@ _SUPERSETS = {
     "cp936": "gb18030", "big5": "big5hkscs", "iso-8859-1": "cp1252", "latin-1": "cp1252",
     "ascii": "cp1252", "us-ascii": "cp1252", "shift_jis": "cp932", "euc-kr": "cp949",
 }
-# A declared charset is rejected when decoding with it leaves more than this share of U+FFFD.
-MAX_REPLACEMENT_SHARE = 0.002
-# Mostly-valid UTF-8: at least this many well-formed non-ASCII characters per corrupt one.
-UTF8_GOOD_PER_BAD = 4
-SNIFF_BYTES = 4096
-DETECT_SAMPLE_BYTES = 65536
 
 
 class NotHtmlError(ValueError):
@@ -126,15 +121,16 @@ def normalise_encoding(label: str | None) -> str | None:
         return None
 
 
-def looks_binary(body: bytes) -> bool:
+def looks_binary(body: bytes, params: DecodingParams = DECODING) -> bool:
     """True for bodies that are not text: NUL bytes in the head betray images, PDFs, archives."""
-    head = body[:1024]
+    head = body[:params.binary_sniff_bytes]
     if head.startswith((b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04")):
         return True
     return b"\x00" in head and not head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
 
 
-def _declared_encodings(body: bytes, content_type: str | None) -> list[str]:
+def _declared_encodings(body: bytes, content_type: str | None,
+                        params: DecodingParams) -> list[str]:
     """Encodings the page claims, in trust order: BOM, HTTP header, <meta>."""
     found: list[str] = []
     for bom, name in _BOMS:
@@ -144,20 +140,20 @@ def _declared_encodings(body: bytes, content_type: str | None) -> list[str]:
         match = _HEADER_CHARSET.search(content_type)
         if match:
             found.append(match.group(1))
-    match = _META_CHARSET.search(body[:SNIFF_BYTES])
+    match = _META_CHARSET.search(body[:params.sniff_bytes])
     if match:
         found.append(match.group(1).decode("ascii", "ignore"))
     return [enc for enc in (normalise_encoding(label) for label in found) if enc]
 
 
-def _decodes_cleanly(body: bytes, encoding: str) -> str | None:
+def _decodes_cleanly(body: bytes, encoding: str, params: DecodingParams) -> str | None:
     text = body.decode(encoding, errors="replace")
-    if text.count("\ufffd") <= MAX_REPLACEMENT_SHARE * max(len(text), 1):
+    if text.count("\ufffd") <= params.max_replacement_share * max(len(text), 1):
         return text
     return None
 
 
-def _as_utf8(body: bytes) -> str | None:
+def _as_utf8(body: bytes, params: DecodingParams) -> str | None:
     """The text if the body is UTF-8, allowing a few corrupt bytes.
 
     Valid multi-byte UTF-8 almost never happens by accident in GBK or Latin-1 bytes,
@@ -170,29 +166,30 @@ def _as_utf8(body: bytes) -> str | None:
     text = body.decode("utf-8", errors="replace")
     bad = text.count("\ufffd")
     good = len(text) - len(text.encode("ascii", errors="ignore")) - bad  # non-ASCII, in C
-    return text if good >= UTF8_GOOD_PER_BAD * bad else None
+    return text if good >= params.utf8_good_per_bad * bad else None
 
 
-def _detect_encoding(body: bytes) -> str:
+def _detect_encoding(body: bytes, params: DecodingParams) -> str:
     """Guess an undeclared, non-UTF-8 encoding statistically; Chinese pages dominate."""
-    guess = from_bytes(body[:DETECT_SAMPLE_BYTES]).best()
+    guess = from_bytes(body[:params.detect_sample_bytes]).best()
     return normalise_encoding(guess.encoding if guess else None) or "gb18030"
 
 
-def decode_html(body: bytes, content_type: str | None = None) -> tuple[str, str]:
+def decode_html(body: bytes, content_type: str | None = None,
+                params: DecodingParams = DECODING) -> tuple[str, str]:
     """Decode a page: BOM, then UTF-8 validity, then declarations that decode cleanly,
     then detection. Never fails on a bad byte: replacement characters stand in."""
-    declared = _declared_encodings(body, content_type)
+    declared = _declared_encodings(body, content_type, params)
     if body.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return body.decode(declared[0], errors="replace").lstrip("\ufeff"), declared[0]
-    text = _as_utf8(body)
+    text = _as_utf8(body, params)
     if text is not None:
         return text.lstrip("\ufeff"), "utf-8"
     for encoding in declared:
-        text = _decodes_cleanly(body, encoding)
+        text = _decodes_cleanly(body, encoding, params)
         if text is not None:
             return text, encoding
-    encoding = _detect_encoding(body)
+    encoding = _detect_encoding(body, params)
     return body.decode(encoding, errors="replace"), encoding
 
 
@@ -239,11 +236,12 @@ def load_document(
     content_type: str | None = None,
     fetched_at: datetime | None = None,
     zone: ZoneInfo | None = None,
+    params: DecodingParams = DECODING,
 ) -> Document:
     """Decode, parse and clean fetched bytes; raises NotHtmlError for binary bodies."""
-    if looks_binary(body):
+    if looks_binary(body, params):
         raise NotHtmlError("body is binary, not HTML")
-    text, encoding = decode_html(body, content_type)
+    text, encoding = decode_html(body, content_type, params)
     # libxml2 reads the bytes as fetched when they are the text: no byte was replaced and
     # no BOM stripped (decode_html strips them all, libxml2 only one).
     as_fetched = (encoding == "utf-8" and "\ufffd" not in text

@@ -40,6 +40,13 @@ class RecordMiningParams:
     template_sample: int = 48  # records aligned to build the field template
     min_region_score: float = 30.0  # below it the best set is a menu or noise, not a list
     noise_hint_factor: float = 0.3  # score kept by a set inside nav/footer/sidebar/'most read'
+    cousin_levels: int = 3  # how far up a shared similar ancestor is looked for (split lists)
+    min_linked_share: float = 0.5  # fewer records with a link than this: not a list
+    min_title_chars: int = 10  # records whose best link text is shorter read like menu items
+    titles_per_record: float = 1.5  # more title-like links per record: a container of items
+    min_slot_share: float = 0.5  # a slot holds links / dates when this share of records do
+    min_snippet_chars: int = 40  # a plain-text slot this long on average is the snippet
+    max_next_label_chars: int = 12  # a link with a "next" class and a label this short
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,7 @@ class TemplateDiffParams:
     close_score_margin: int = 2  # seed: "close" scores; ours: one rank step (5 vs 3)
     max_dp_cells: int = 200_000  # not in the seed: bounds alignment time on huge pages
     min_template_match: float = 0.5  # not in the seed: share of a cached template's text found
+    image_chars: int = 300  # renderer-free area: an inline image covers about 300 characters
 
 
 @dataclass(frozen=True)
@@ -240,6 +248,153 @@ LANGUAGE = LanguageParams()
 
 
 # --- page type, records, template diff, node labelling, documents ---
+
+
+@dataclass(frozen=True)
+class DecodingParams:
+    """How a page's bytes are decoded (pipelines.document)."""
+
+    binary_sniff_bytes: int = 1024  # head searched for NUL bytes and binary signatures
+    sniff_bytes: int = 4096  # head searched for a <meta charset>
+    detect_sample_bytes: int = 65536  # bytes the statistical detector reads
+    # a declared charset is rejected when it leaves more than this share of U+FFFD
+    max_replacement_share: float = 0.002
+    # mostly-valid UTF-8: at least this many well-formed non-ASCII characters per corrupt one
+    utf8_good_per_bad: int = 4
+
+
+DECODING = DecodingParams()
+
+
+@dataclass(frozen=True)
+class SiblingParams:
+    """Same-template sibling URLs (pipelines.siblings)."""
+
+    slug_min_words: int = 3  # a path stem of this many words is a title slug …
+    slug_min_alpha_words: int = 2  # … when this many of them are alphabetic
+    max_candidates: int = 2  # siblings returned, closest first
+
+
+SIBLINGS = SiblingParams()
+
+
+@dataclass(frozen=True)
+class PageFeatureParams:
+    """Page-type classification: the URL and page features the model reads. The shipped
+    model was trained with these values: change them only with a retrained model."""
+
+    min_url_year: int = 1990  # a URL date's year range (product ids like 1234-56 are no dates)
+    max_url_year: int = 2099
+    headline_bytes: int = 24  # link text this heavy reads as a headline (8 CJK chars)
+    run_candidates: int = 5  # longest raw gaps re-weighed to find the longest link-free run
+    # a text node this long (characters) is prose; shorter ones are menu items and labels.
+    # See docs/DECISIONS-extraction.md, "Prose-dominated pages".
+    prose_min_chars: int = 20
+
+
+PAGE_FEATURES = PageFeatureParams()
+
+
+@dataclass(frozen=True)
+class PageTypeModelParams:
+    """The page-type model's feature scaling, shared by training and inference."""
+
+    clip: float = 3.0  # normalised features are clipped to ±clip
+
+
+PAGE_TYPE_MODEL = PageTypeModelParams()
+
+
+@dataclass(frozen=True)
+class PageTypeTrainingParams:
+    """Page-type training (pipelines.training.pagetype, `train-pagetype`). Why these values:
+    docs/DECISIONS-extraction.md, "Page-type training"."""
+
+    classifier_c: float = 1.0  # logistic regression regularisation
+    logistic_max_iter: int = 5000  # the classifier's and the gate's solver
+    svm_c: float = 0.5  # LinearSVC, SVM-RFE's ranking model (--rfe)
+    svm_max_iter: int = 20000
+    gate_c: float = 1.0  # the list gate's logistic regression
+    gate_threshold: float = 0.7  # the gate overrides the classifier only when this sure
+    inner_folds: int = 3  # grouped folds for the out-of-fold temperature and RFE
+    fold_seed: int = 0
+    temperature_log_range: tuple[float, float] = (-1.5, 1.5)  # log10 of the grid's ends
+    temperature_steps: int = 61
+    article_weight: float = 0.3  # an --articles page against a labelled page
+    urlless_article_weight: float = 0.05  # an --articles page without URL
+    # a domain holding this share of a URL-less page's links (hubs left out) is its site
+    link_site_share: float = 0.2
+
+
+PAGE_TYPE_TRAINING = PageTypeTrainingParams()
+
+
+@dataclass(frozen=True)
+class NodeFeatureParams:
+    """Node labelling: the block features the CRF reads (pipelines.labelling). Bucket edges
+    name the features, so the shipped model was trained with these values: change them only
+    with a retrained model."""
+
+    context_levels: int = 3  # ancestors whose subtree counts a block carries
+    near_ancestors: int = 3  # the element and its closest ancestors: "near" attribute cues
+    cjk_weight: int = 3  # a CJK character counts as this many Latin ones
+    sign_window: int = 200  # sign features read the head of long blocks only
+    cue_window: int = 40  # cue words label a block only at its start
+    length_edges: tuple[int, ...] = (5, 10, 20, 40, 80, 160, 320, 640)
+    log_length_scale: float = 8.0
+    link_share_edges: tuple[float, ...] = (0.0, 0.3, 0.7, 0.99)
+    emphasis_edges: tuple[float, ...] = (0.0, 0.99)
+    link_count_edges: tuple[int, ...] = (0, 1, 3)
+    ancestor_share_edges: tuple[float, ...] = (0.02, 0.1, 0.3, 0.6)
+    chars_per_link_edges: tuple[float, ...] = (5, 10, 20, 50, 200)
+    unlinked_chars_per_link: float = 1000.0  # an ancestor without links reads as this
+    repeat_edges: tuple[int, ...] = (1, 3, 9)
+    digit_share_edges: tuple[float, ...] = (0.0, 0.1, 0.3)
+    sentence_end_edges: tuple[int, ...] = (0, 1, 3)
+    comma_edges: tuple[int, ...] = (0, 2)
+    titlecase_min_words: int = 3  # a block of this many words, …
+    titlecase_share: float = 0.6  # … this share capitalised, is title case
+    date_only_share: float = 0.5  # a date this share of the squashed head: a date line
+    depth_edges: tuple[int, ...] = (4, 8, 12, 16, 20)
+    title_part_share: float = 0.5  # a block this share of a declared title repeats part of it
+    title_wrap_factor: int = 2  # a block at most this times a title's length wraps it
+    chars_per_link_mass: int = 10  # a linked block counts as text mass above this ratio
+    position_edges: tuple[float, ...] = (0.1, 0.3, 0.5, 0.7, 0.9)
+    mass_before_edges: tuple[float, ...] = (0.0, 0.1, 0.5, 0.9)
+    to_longest_edges: tuple[int, ...] = (-10, -4, -1, 0, 3, 10)
+    since_headline_edges: tuple[int, ...] = (1, 2, 5)
+
+
+NODE_FEATURES = NodeFeatureParams()
+
+
+@dataclass(frozen=True)
+class LabellerTrainingParams:
+    """Node-labeller training (pipelines.training): how ground-truth texts become block
+    labels, the held-out split and the CRF's hyperparameters (`train-labeller` options)."""
+
+    chunk: int = 16  # a long block matches when most of its chunks are in the reference
+    min_coverage: float = 0.6
+    min_chars: int = 8  # squashed characters: shorter blocks match by chance
+    long_chars: int = 25  # a block shorter than this is body/comment only next to a long one
+    neighbourhood: int = 2
+    span_max_link_share: float = 0.3
+    max_meta_chars: int = 120  # squashed characters of a title, author or date block
+    title_similarity: float = 0.8
+    min_name_chars: int = 4
+    max_bylines: int = 2  # author (or time) blocks per page: the byline and maybe a repeat
+    byline_after_body: int = 3
+    header_window: int = 3  # blocks either side of the body's start searched for a dateline
+    held_out_folds: int = 5  # one site in this many is held out
+    c1: float = 0.1  # L1 penalty: sparser model
+    c2: float = 0.01  # L2 penalty
+    max_iterations: int = 200
+    min_weight: float = 0.05  # attributes whose weights are all smaller are dropped
+    weight_decimals: int = 4  # weights are rounded to this many decimals in the model JSON
+
+
+LABELLER_TRAINING = LabellerTrainingParams()
+
 
 NOISE_FILTER = NoiseFilterParams()
 RECORD_MINING = RecordMiningParams()

@@ -13,13 +13,14 @@ from collections.abc import Callable, Iterable
 from os.path import commonprefix
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
+from pipelines.params import SIBLINGS, SiblingParams
+
 _EXTENSION = re.compile(r"(\.[A-Za-z][A-Za-z0-9]{0,5})$")
 _DATE = re.compile(r"(19|20)\d{2}[-_]?[01]\d[-_]?[0-3]\d")
 _HASH = re.compile(r"(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{8,}|[0-9a-fA-F]{16,}")
 _RANDOM_CASE = re.compile(r"(?=(?:.*[A-Z]){2})(?=.*[a-z])[A-Za-z]{6,}")
 _TOKEN_SPLIT = re.compile(r"([-_.,+~]+)")
 _NUMBER = re.compile(r"\d+")
-SLUG_MIN_WORDS = 3  # a stem of three or more words (two of them alphabetic) is a title slug
 
 
 def _token_shape(token: str) -> str:
@@ -30,7 +31,7 @@ def _token_shape(token: str) -> str:
     return token.lower()
 
 
-def _segment_shape(segment: str) -> str:
+def _segment_shape(segment: str, params: SiblingParams) -> str:
     """One path segment with its variable parts replaced by placeholders."""
     match = _EXTENSION.search(segment)
     ext = match.group(1).lower() if match else ""
@@ -39,15 +40,16 @@ def _segment_shape(segment: str) -> str:
         return "{date}" + ext
     tokens = _TOKEN_SPLIT.split(stem)
     words = tokens[::2]
-    if len(words) >= SLUG_MIN_WORDS and sum(w.isalpha() for w in words) >= 2:
+    if (len(words) >= params.slug_min_words
+            and sum(w.isalpha() for w in words) >= params.slug_min_alpha_words):
         return "{slug}" + ext
     return "".join(t if i % 2 else _token_shape(t) for i, t in enumerate(tokens)) + ext
 
 
-def url_pattern(url: str) -> str:
+def url_pattern(url: str, params: SiblingParams = SIBLINGS) -> str:
     """Host + path shape + sorted query keys, e.g. 'example.com/news/{n}/{n}.html?id&page'."""
     parts = urlsplit(url)
-    segments = [_segment_shape(s) for s in parts.path.split("/") if s]
+    segments = [_segment_shape(s, params) for s in parts.path.split("/") if s]
     keys = sorted({key for key, _ in parse_qsl(parts.query, keep_blank_values=True)})
     query = "?" + "&".join(keys) if keys else ""
     return f"{(parts.hostname or '').lower()}/{'/'.join(segments)}{query}"
@@ -68,13 +70,16 @@ def _without_fragment(url: str) -> str:
     return url.split("#", 1)[0]
 
 
-def sibling_candidates(url: str, links: Iterable[str], limit: int = 2,
-                       identity: Callable[[str], str | None] = _without_fragment) -> list[str]:
-    """Up to `limit` links with the target's URL pattern, closest first, each in the form
-    `identity` gives (None: unusable); never the target under another spelling, since a
-    page compared with itself would make its whole body look like template."""
+def sibling_candidates(url: str, links: Iterable[str], limit: int | None = None,
+                       identity: Callable[[str], str | None] = _without_fragment,
+                       params: SiblingParams = SIBLINGS) -> list[str]:
+    """Up to `limit` (default `params.max_candidates`) links with the target's URL pattern,
+    closest first, each in the form `identity` gives (None: unusable); never the target
+    under another spelling, since a page compared with itself would make its whole body
+    look like template."""
+    limit = params.max_candidates if limit is None else limit
     target = identity(url) or _without_fragment(url)
-    pattern = url_pattern(target)
+    pattern = url_pattern(target, params)
     seen = {target}
     found: list[str] = []
     for link in links:
@@ -83,7 +88,7 @@ def sibling_candidates(url: str, links: Iterable[str], limit: int = 2,
                                                                            "https://")):
             continue
         seen.add(absolute)
-        if url_pattern(absolute) == pattern:
+        if url_pattern(absolute, params) == pattern:
             found.append(absolute)
     found.sort(key=lambda link: _distance(target, link))
     return found[:limit]

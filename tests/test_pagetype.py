@@ -14,13 +14,11 @@ from pipelines.pagetype import SiteRule, classify_page
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, load_model
 from pipelines.pagetype.page_features import PageScan, dominant_prose, page_features, weight
 from pipelines.pagetype.rules import match_rule
-from pipelines.params import PageTypeParams
+from pipelines.params import PAGE_TYPE_TRAINING, PageTypeParams
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES
 from pipelines.training.pagetype import (
     ARTICLE,
-    ARTICLE_WEIGHT,
     DECLARATIONS,
-    URLLESS_ARTICLE_WEIGHT,
     article_weight,
     fit_model,
     load_articles,
@@ -412,8 +410,10 @@ def test_pages_without_url_are_grouped_by_the_sites_their_html_names(tmp_path) -
 
 
 def test_article_pages_without_url_weigh_less() -> None:
-    assert article_weight({"url_depth": 2.0, "lst_run": 0.5}) == ARTICLE_WEIGHT
-    assert article_weight({"lst_run": 0.5}) == URLLESS_ARTICLE_WEIGHT < ARTICLE_WEIGHT
+    weights = PAGE_TYPE_TRAINING
+    assert article_weight({"url_depth": 2.0, "lst_run": 0.5}) == weights.article_weight
+    assert (article_weight({"lst_run": 0.5}) == weights.urlless_article_weight
+            < weights.article_weight)
 
 def test_connected_joins_items_sharing_a_key() -> None:
     assert connected([{"a"}, {"b"}, {"c"}, {"b", "a"}, set()]) == [0, 0, 2, 0, 4]

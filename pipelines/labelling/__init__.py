@@ -18,7 +18,7 @@ from pipelines.document import Document
 from pipelines.labelling.crf import CrfModel
 from pipelines.labelling.features import page_titles, sequence_features
 from pipelines.labelling.linearise import Block, linearise
-from pipelines.params import NOISE_FILTER, NoiseFilterParams
+from pipelines.params import NODE_FEATURES, NOISE_FILTER, NodeFeatureParams, NoiseFilterParams
 
 MODEL_PATH = Path(__file__).resolve().parent.parent / "models_data" / "node_labeller.json"
 BYLINE_LABELS = frozenset({"author", "time"})
@@ -40,11 +40,12 @@ def load_model(path: Path = MODEL_PATH) -> CrfModel:
 
 
 def page_sequence(
-    doc: Document, params: NoiseFilterParams = NOISE_FILTER
+    doc: Document, params: NoiseFilterParams = NOISE_FILTER,
+    features: NodeFeatureParams = NODE_FEATURES,
 ) -> tuple[list[Block], list[dict[str, float]]]:
     """The page's blocks and their feature dicts: what the CRF reads, in training and use."""
-    blocks = linearise(doc.body, params)
-    return blocks, sequence_features(blocks, page_titles(doc.tree), doc.fetched_at)
+    blocks = linearise(doc.body, params, features)
+    return blocks, sequence_features(blocks, page_titles(doc.tree), doc.fetched_at, features)
 
 
 def label_nodes(doc: Document, model: CrfModel | None = None) -> list[LabelledNode]:

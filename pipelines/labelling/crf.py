@@ -16,8 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
+from pipelines.params import LABELLER_TRAINING, LabellerTrainingParams
+
 FORMAT_VERSION = 1
-WEIGHT_DECIMALS = 4
 
 
 def viterbi(emissions: np.ndarray, transitions: np.ndarray) -> list[int]:
@@ -84,15 +85,16 @@ class CrfModel:
         """The most likely label sequence."""
         return [self.labels[i] for i in viterbi(self.emissions(items), self.transitions)]
 
-    def to_json(self, about: Mapping[str, object]) -> dict:
+    def to_json(self, about: Mapping[str, object],
+                params: LabellerTrainingParams = LABELLER_TRAINING) -> dict:
         """The model document: format, labels, feature names and weights, plus `about`."""
         return {
             "format_version": FORMAT_VERSION,
             **about,
             "labels": self.labels,
-            "transitions": np.round(self.transitions, WEIGHT_DECIMALS).tolist(),
+            "transitions": np.round(self.transitions, params.weight_decimals).tolist(),
             "state_features": {
-                name: np.round(self.state[i], WEIGHT_DECIMALS).tolist()
+                name: np.round(self.state[i], params.weight_decimals).tolist()
                 for name, i in self.attributes.items()
             },
         }

@@ -24,8 +24,8 @@ from pipelines.labelling.days import find_day
 from pipelines.labelling.linearise import Block
 from pipelines.lexicon import ATTRIBUTE_CUES as ATTRIBUTE_CUE_WORDS
 from pipelines.lexicon import TEXT_CUES as TEXT_CUE_WORDS
+from pipelines.params import NODE_FEATURES, NodeFeatureParams
 
-CJK_WEIGHT = 3
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
 _WORD = re.compile(r"[^\W\d_]+")
 _SENTENCE_END = re.compile(r"[。！？!?]|\.(?:\s|$)")
@@ -46,11 +46,8 @@ TAG_GROUPS = {"h1": "h1", "h2": "h2", "h3": "h3+", "h4": "h3+", "h5": "h3+", "h6
               "p": "p", "li": "li", "dd": "li", "dt": "li", "td": "td", "th": "td",
               "div": "div", "section": "div", "article": "div", "pre": "quote",
               "blockquote": "quote", "span": "inline", "a": "inline", "font": "inline"}
-NEAR_ANCESTORS = 3
 CONTEXT_PREFIXES = ("tag=", "len=", "sign:", "cue:", "kind=", "title", "link=", "attr:near",
                     "up1:")
-SIGN_WINDOW = 200  # sign features read the head of long blocks only: a date sits there
-CUE_WINDOW = 40  # cue words label a block only at its start ("作者：", "Posted by")
 
 
 def squash(text: str) -> str:
@@ -71,27 +68,27 @@ def _bucket(value: float, edges: Sequence[float]) -> int:
     return next((i for i, edge in enumerate(edges) if value <= edge), len(edges))
 
 
-def weighted_length(text: str) -> int:
-    """Visible characters, a CJK character counting CJK_WEIGHT times."""
+def weighted_length(text: str, params: NodeFeatureParams = NODE_FEATURES) -> int:
+    """Visible characters, a CJK character counting `cjk_weight` times."""
     cjk = len(_CJK.findall(text))
-    return len(text) - text.count(" ") + (CJK_WEIGHT - 1) * cjk
+    return len(text) - text.count(" ") + (params.cjk_weight - 1) * cjk
 
 
-def quantity_features(block: Block) -> dict[str, float]:
+def quantity_features(block: Block, params: NodeFeatureParams = NODE_FEATURES) -> dict[str, float]:
     """How much text, how much of it linked or emphasised."""
-    length = weighted_length(block.text)
+    length = weighted_length(block.text, params)
     link_share = block.link_chars / max(block.chars, 1)
     emphasis = block.emphasis_chars / max(block.chars, 1)
     return {
-        f"len={_bucket(length, (5, 10, 20, 40, 80, 160, 320, 640))}": 1.0,
-        f"link={_bucket(link_share, (0.0, 0.3, 0.7, 0.99))}": 1.0,
-        f"emph={_bucket(emphasis, (0.0, 0.99))}": 1.0,
-        f"links={_bucket(block.links, (0, 1, 3))}": 1.0,
-        "log_len": math.log1p(length) / 8,
+        f"len={_bucket(length, params.length_edges)}": 1.0,
+        f"link={_bucket(link_share, params.link_share_edges)}": 1.0,
+        f"emph={_bucket(emphasis, params.emphasis_edges)}": 1.0,
+        f"links={_bucket(block.links, params.link_count_edges)}": 1.0,
+        "log_len": math.log1p(length) / params.log_length_scale,
     }
 
 
-def context_features(block: Block) -> dict[str, float]:
+def context_features(block: Block, params: NodeFeatureParams = NODE_FEATURES) -> dict[str, float]:
     """How much of the page's text each close ancestor holds, and how densely it is linked.
 
     A paragraph inside the container that holds most of the page's text is body; the
@@ -101,13 +98,15 @@ def context_features(block: Block) -> dict[str, float]:
     feats = {}
     for level, counts in enumerate(block.ancestors, start=1):
         share = counts.chars / page_chars
-        per_link = counts.chars / counts.links if counts.links else 1000.0
-        feats[f"up{level}:mass={_bucket(share, (0.02, 0.1, 0.3, 0.6))}"] = 1.0
-        feats[f"up{level}:per_link={_bucket(per_link, (5, 10, 20, 50, 200))}"] = 1.0
+        per_link = (counts.chars / counts.links if counts.links
+                    else params.unlinked_chars_per_link)
+        feats[f"up{level}:mass={_bucket(share, params.ancestor_share_edges)}"] = 1.0
+        feats[f"up{level}:per_link={_bucket(per_link, params.chars_per_link_edges)}"] = 1.0
     return feats
 
 
-def repetition_features(blocks: Sequence[Block]) -> list[dict[str, float]]:
+def repetition_features(blocks: Sequence[Block],
+                        params: NodeFeatureParams = NODE_FEATURES) -> list[dict[str, float]]:
     """How many blocks share this block's tag, parent tag and parent class: lists, comments."""
     def signature(block: Block) -> tuple[str, str, str]:
         parent = block.element.getparent()
@@ -117,20 +116,23 @@ def repetition_features(blocks: Sequence[Block]) -> list[dict[str, float]]:
 
     signatures = [signature(b) for b in blocks]
     counts = Counter(signatures)
-    return [{f"repeat={_bucket(counts[s], (1, 3, 9))}": 1.0} for s in signatures]
+    return [{f"repeat={_bucket(counts[s], params.repeat_edges)}": 1.0} for s in signatures]
 
 
-def sign_features(text: str, now: datetime | None) -> dict[str, float]:
+def sign_features(text: str, now: datetime | None,
+                  params: NodeFeatureParams = NODE_FEATURES) -> dict[str, float]:
     """What kinds of characters and shapes the text holds: script, digits, dates, cues."""
-    head = text[:SIGN_WINDOW]
+    head = text[:params.sign_window]
     size = max(len(head.replace(" ", "")), 1)
+    digits = len(_DIGIT.findall(head)) / size
     feats = {
-        f"sign:digit={_bucket(len(_DIGIT.findall(head)) / size, (0.0, 0.1, 0.3))}": 1.0,
-        f"sign:end={_bucket(len(_SENTENCE_END.findall(text)), (0, 1, 3))}": 1.0,
-        f"sign:comma={_bucket(len(_COMMA.findall(text)), (0, 2))}": 1.0,
+        f"sign:digit={_bucket(digits, params.digit_share_edges)}": 1.0,
+        f"sign:end={_bucket(len(_SENTENCE_END.findall(text)), params.sentence_end_edges)}": 1.0,
+        f"sign:comma={_bucket(len(_COMMA.findall(text)), params.comma_edges)}": 1.0,
     }
     words = _WORD.findall(head)
-    if len(words) >= 3 and sum(w[0].isupper() for w in words) / len(words) >= 0.6:
+    if (len(words) >= params.titlecase_min_words
+            and sum(w[0].isupper() for w in words) / len(words) >= params.titlecase_share):
         feats["sign:titlecase"] = 1.0
     flags = {
         "clock": _CLOCK.search(head),
@@ -141,9 +143,9 @@ def sign_features(text: str, now: datetime | None) -> dict[str, float]:
     found = find_day(head, now)
     if found and any(ch.isdigit() for ch in found[1]):  # "今天" in prose is no date line
         feats["sign:date"] = 1.0
-        if len(squash(found[1])) >= 0.5 * len(squash(head)):
+        if len(squash(found[1])) >= params.date_only_share * len(squash(head)):
             feats["sign:date_only"] = 1.0
-    lead = text[:CUE_WINDOW]
+    lead = text[:params.cue_window]
     feats.update({f"cue:{name}": 1.0 for name, cue in TEXT_CUES.items() if cue.search(lead)})
     if "sign:date" in feats and any(f"cue:{cue}" in feats for cue in BYLINE_CUES):
         feats["sign:dated_byline"] = 1.0  # "2023年5月1日 来源：… 作者：…", "By X, May 1, 2023"
@@ -165,7 +167,8 @@ def _own_marks(element: lxml.html.HtmlElement) -> frozenset[str]:
 class Lineage:
     """Marks of elements and of their whole ancestry, each element computed once per page."""
 
-    def __init__(self) -> None:
+    def __init__(self, params: NodeFeatureParams = NODE_FEATURES) -> None:
+        self.params = params
         self._own: dict[lxml.html.HtmlElement, frozenset[str]] = {}
         self._all: dict[lxml.html.HtmlElement, frozenset[str]] = {}
 
@@ -187,9 +190,9 @@ class Lineage:
         return inherited
 
     def near(self, element: lxml.html.HtmlElement) -> frozenset[str]:
-        """Marks of the element and its NEAR_ANCESTORS - 1 closest ancestors."""
+        """Marks of the element and its `near_ancestors` - 1 closest ancestors."""
         marks: frozenset[str] = frozenset()
-        for _ in range(NEAR_ANCESTORS):
+        for _ in range(self.params.near_ancestors):
             if element is None:
                 break
             marks |= self.own(element)
@@ -197,11 +200,12 @@ class Lineage:
         return marks
 
 
-def layout_features(block: Block, lineage: Lineage) -> dict[str, float]:
+def layout_features(block: Block, lineage: Lineage,
+                    params: NodeFeatureParams = NODE_FEATURES) -> dict[str, float]:
     """Tag, depth, enclosing sections and class/id cues of the block and its ancestors."""
     feats = {
         f"tag={TAG_GROUPS.get(block.element.tag, 'other')}": 1.0,
-        f"depth={_bucket(block.depth, (4, 8, 12, 16, 20))}": 1.0,
+        f"depth={_bucket(block.depth, params.depth_edges)}": 1.0,
         f"kind={block.kind.value}": 1.0,
     }
     near = lineage.near(block.element)
@@ -213,7 +217,8 @@ def layout_features(block: Block, lineage: Lineage) -> dict[str, float]:
     return feats
 
 
-def title_features(text: str, titles: Sequence[str]) -> dict[str, float]:
+def title_features(text: str, titles: Sequence[str],
+                   params: NodeFeatureParams = NODE_FEATURES) -> dict[str, float]:
     """Whether the block repeats a title the page declares in <head> (titles squashed)."""
     own = squash(text)
     if not own:
@@ -221,17 +226,19 @@ def title_features(text: str, titles: Sequence[str]) -> dict[str, float]:
     for title in titles:
         if own == title:
             return {"title=eq": 1.0}
-        if own in title and len(own) >= 0.5 * len(title):
+        if own in title and len(own) >= params.title_part_share * len(title):
             return {"title=part": 1.0}
-        if title in own and len(own) <= 2 * len(title):
+        if title in own and len(own) <= params.title_wrap_factor * len(title):
             return {"title=wraps": 1.0}
     return {}
 
 
-def position_features(blocks: Sequence[Block]) -> list[dict[str, float]]:
+def position_features(blocks: Sequence[Block],
+                      params: NodeFeatureParams = NODE_FEATURES) -> list[dict[str, float]]:
     """Where each block sits: in the sequence, and relative to the page's bulk of text."""
     total = len(blocks)
-    masses = [b.chars if b.links == 0 or b.chars >= 10 * b.links else 0 for b in blocks]
+    masses = [b.chars if b.links == 0 or b.chars >= params.chars_per_link_mass * b.links else 0
+              for b in blocks]
     all_mass = max(sum(masses), 1)
     longest = max(range(total), key=masses.__getitem__) if total else 0
     before = 0
@@ -239,15 +246,16 @@ def position_features(blocks: Sequence[Block]) -> list[dict[str, float]]:
     for index, mass in enumerate(masses):
         offset = index - longest
         result.append({
-            f"pos={_bucket(index / max(total - 1, 1), (0.1, 0.3, 0.5, 0.7, 0.9))}": 1.0,
-            f"mass_before={_bucket(before / all_mass, (0.0, 0.1, 0.5, 0.9))}": 1.0,
-            f"to_longest={_bucket(offset, (-10, -4, -1, 0, 3, 10))}": 1.0,
+            f"pos={_bucket(index / max(total - 1, 1), params.position_edges)}": 1.0,
+            f"mass_before={_bucket(before / all_mass, params.mass_before_edges)}": 1.0,
+            f"to_longest={_bucket(offset, params.to_longest_edges)}": 1.0,
         })
         before += mass
     return result
 
 
-def headline_distance(own: Sequence[dict[str, float]]) -> list[dict[str, float]]:
+def headline_distance(own: Sequence[dict[str, float]],
+                      params: NodeFeatureParams = NODE_FEATURES) -> list[dict[str, float]]:
     """Blocks since the last headline-like block (h1, or one repeating the <head> title).
 
     Bylines and dates sit just under the headline in every language.
@@ -255,7 +263,7 @@ def headline_distance(own: Sequence[dict[str, float]]) -> list[dict[str, float]]
     result, last = [], None
     for index, feats in enumerate(own):
         distance = index - last if last is not None else None
-        result.append({f"since_headline={_bucket(distance, (1, 2, 5))}": 1.0}
+        result.append({f"since_headline={_bucket(distance, params.since_headline_edges)}": 1.0}
                       if distance is not None else {})
         if "tag=h1" in feats or any(name.startswith("title=") for name in feats):
             last = index
@@ -268,18 +276,20 @@ def _context(feats: dict[str, float], prefix: str) -> dict[str, float]:
 
 
 def sequence_features(
-    blocks: Sequence[Block], titles: Sequence[str] = (), now: datetime | None = None
+    blocks: Sequence[Block], titles: Sequence[str] = (), now: datetime | None = None,
+    params: NodeFeatureParams = NODE_FEATURES,
 ) -> list[dict[str, float]]:
     """One feature dict per block (name → value), neighbours' key features included."""
-    lineage = Lineage()
+    lineage = Lineage(params)
     titles = [squashed for squashed in (squash(title) for title in titles) if squashed]
     own = [
-        {**quantity_features(b), **sign_features(b.text, now), **layout_features(b, lineage),
-         **title_features(b.text, titles), **context_features(b), **repeat}
-        for b, repeat in zip(blocks, repetition_features(blocks), strict=True)
+        {**quantity_features(b, params), **sign_features(b.text, now, params),
+         **layout_features(b, lineage, params), **title_features(b.text, titles, params),
+         **context_features(b, params), **repeat}
+        for b, repeat in zip(blocks, repetition_features(blocks, params), strict=True)
     ]
     result = []
-    places = zip(position_features(blocks), headline_distance(own), strict=True)
+    places = zip(position_features(blocks, params), headline_distance(own, params), strict=True)
     for index, (feats, (position, headline)) in enumerate(zip(own, places, strict=True)):
         merged = {"bias": 1.0, **feats, **position, **headline}
         merged.update(_context(own[index - 1], "p:") if index > 0 else {"p:BOS": 1.0})

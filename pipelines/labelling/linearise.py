@@ -16,7 +16,7 @@ from itertools import islice
 
 import lxml.html
 
-from pipelines.params import NOISE_FILTER, NoiseFilterParams
+from pipelines.params import NODE_FEATURES, NOISE_FILTER, NodeFeatureParams, NoiseFilterParams
 
 INLINE_TAGS = frozenset({
     "a", "abbr", "acronym", "b", "bdi", "bdo", "big", "br", "cite", "code", "dfn", "em",
@@ -25,7 +25,6 @@ INLINE_TAGS = frozenset({
 })
 # Not <form>: ASP.NET pages wrap the whole page in one, so only the controls count as F.
 FORM_TAGS = frozenset({"select", "option", "optgroup", "button", "textarea", "label", "input"})
-CONTEXT_LEVELS = 3
 # Kept by the clean stage for metadata (JSON-LD) but never page text.
 SKIPPED_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title", "meta"})
 EMPHASIS_TAGS = frozenset({"b", "strong", "em", "i", "font", "big"})
@@ -66,7 +65,7 @@ class Block:
     links: int
     link_chars: int
     emphasis_chars: int
-    ancestors: tuple[Counts, ...] = ()  # subtree counts of the closest CONTEXT_LEVELS ancestors
+    ancestors: tuple[Counts, ...] = ()  # subtree counts of the closest context_levels ancestors
     page: Counts | None = None  # counts of the whole body
 
 
@@ -171,20 +170,21 @@ class _Owner:
 
 def _close(
     run: _Run, counts: dict[lxml.html.HtmlElement, Counts], page: Counts,
-    params: NoiseFilterParams,
+    params: NoiseFilterParams, features: NodeFeatureParams,
 ) -> Block | None:
     kind = classify(run.counts, params)
     if kind in NOISE:
         return None
     text = _SPACE.sub(" ", " ".join(run.pieces)).strip()
     ancestors = tuple(counts.get(a, page) for a in islice(run.element.iterancestors(),
-                                                           CONTEXT_LEVELS))
+                                                           features.context_levels))
     return Block(run.element, text, run.depth, kind, run.counts.chars, run.counts.links,
                  run.link_chars, run.emphasis_chars, ancestors, page)
 
 
 def linearise(
-    body: lxml.html.HtmlElement, params: NoiseFilterParams = NOISE_FILTER
+    body: lxml.html.HtmlElement, params: NoiseFilterParams = NOISE_FILTER,
+    features: NodeFeatureParams = NODE_FEATURES,
 ) -> list[Block]:
     """The page's non-noise text runs in document order.
 
@@ -217,5 +217,5 @@ def linearise(
         owner.add(element.text, in_link, emphasised, in_form)
         for child in reversed(element):
             stack.append((False, child, owner, depth + 1, in_link, emphasised, in_form))
-    closed = (_close(run, counts, counts[body], params) for run in runs)
+    closed = (_close(run, counts, counts[body], params, features) for run in runs)
     return [block for block in closed if block is not None]

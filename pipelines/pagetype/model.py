@@ -1,7 +1,7 @@
 """The shipped page-type model: plain JSON in, numpy inference out (no pickle).
 
 Normalisation (seed 003, claims 10-11) keeps min, max and mean per feature:
-z = (x - mean) / (max - min), clipped to ±CLIP so a page far outside the
+z = (x - mean) / (max - min), clipped to ±clip (PageTypeModelParams) so a page far outside the
 training range cannot swing the decision alone. Probabilities are a softmax of
 the linear decision values with a temperature fitted on out-of-fold decisions.
 
@@ -24,16 +24,17 @@ from typing import Any
 
 import numpy as np
 
+from pipelines.params import PAGE_TYPE_MODEL, PageTypeModelParams
+
 FORMAT_VERSION = 2
-CLIP = 3.0
 DEFAULT_MODEL = "models_data/pagetype.json"
 
 
-def normalise(x: np.ndarray, minimum: np.ndarray, maximum: np.ndarray,
-              mean: np.ndarray) -> np.ndarray:
+def normalise(x: np.ndarray, minimum: np.ndarray, maximum: np.ndarray, mean: np.ndarray,
+              params: PageTypeModelParams = PAGE_TYPE_MODEL) -> np.ndarray:
     """Scale features as stored with the model; constant features map to 0."""
     spread = np.where(maximum > minimum, maximum - minimum, 1.0)
-    return np.clip((x - mean) / spread, -CLIP, CLIP)
+    return np.clip((x - mean) / spread, -params.clip, params.clip)
 
 
 def softmax(scores: np.ndarray, temperature: float) -> np.ndarray:
@@ -58,9 +59,9 @@ class Scaling:
         return cls(tuple(features), *(np.array(norm[k], dtype=float)
                                       for k in ("min", "max", "mean")))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, params: PageTypeModelParams = PAGE_TYPE_MODEL) -> dict[str, Any]:
         return {"min": self.minimum.tolist(), "max": self.maximum.tolist(),
-                "mean": self.mean.tolist(), "clip": CLIP}
+                "mean": self.mean.tolist(), "clip": params.clip}
 
 
 @dataclass(frozen=True)
@@ -168,9 +169,10 @@ class _Scorer:
     inv_spread: np.ndarray
     weights: np.ndarray  # (classes [+ gate], features)
     bias: np.ndarray
+    clip: float
 
     @classmethod
-    def of(cls, model: PageTypeModel) -> _Scorer:
+    def of(cls, model: PageTypeModel, params: PageTypeModelParams = PAGE_TYPE_MODEL) -> _Scorer:
         parts = [(model.scaling, model.coef, model.intercept)]
         if model.gate is not None:
             gate = model.gate
@@ -188,7 +190,7 @@ class _Scorer:
             block[:, cols] = coef
             rows.append(block)
         return cls(tuple(names), tuple(mean.tolist()), mean, 1.0 / spread, np.vstack(rows),
-                   np.concatenate([bias for *_, bias in parts]))
+                   np.concatenate([bias for *_, bias in parts]), params.clip)
 
     def scores(self, features: dict[str, float]) -> np.ndarray:
         """Linear scores of one page; an absent feature (URL features of a page without
@@ -196,7 +198,7 @@ class _Scorer:
         # fromiter over map, and clipping by the ufuncs np.clip wraps, give the same values
         # as a list comprehension and np.clip in 65 k instead of 98 k instructions (callgrind).
         raw = np.fromiter(map(features.get, self.names, self.defaults), float, len(self.names))
-        z = np.minimum(np.maximum((raw - self.mean) * self.inv_spread, -CLIP), CLIP)
+        z = np.minimum(np.maximum((raw - self.mean) * self.inv_spread, -self.clip), self.clip)
         return self.weights @ z + self.bias
 
 

@@ -49,9 +49,8 @@ from pipelines.lexicon import (
     TYPE_CLASSES,
     USER_HREF_WORDS,
 )
+from pipelines.params import PAGE_FEATURES, PageFeatureParams
 
-HEADLINE_BYTES = 24  # link text this heavy reads as a headline (8 CJK chars, ~4 English words)
-RUN_CANDIDATES = 5  # longest raw gaps re-weighed without whitespace to find the longest run
 _ASCII_SPACE = b" \n\t\r"  # deleted in one C pass; the wider spaces are counted
 # No-break and ideographic spaces, with their UTF-8 sizes.
 _WIDE_SPACES = tuple((c, len(c.encode("utf-8"))) for c in ("\xa0", "\u3000"))
@@ -77,17 +76,17 @@ _BULK_TAGS = {tag: etree.XPath(f"count(descendant::{tag})") for tag in ("div", "
 _HREFS = etree.XPath("descendant::a/@href", smart_strings=False)
 # Elements below the root (the root is added): descendant-or-self costs libxml2 18x more here.
 _ELEMENTS = etree.XPath("count(descendant::*)")
-# A text node this long (characters, spaces collapsed) is a piece of prose; shorter ones are
-# menu items, separators, labels and dates (see dominant_prose). With every non-blank node, a
-# shop category's short product lines joined its description into one dominant block (a
-# labelled list lost, list F1 0.987 -> 0.980); 20 and 40 keep grouped CV, 40 rescued fewer
-# held-out articles (dragnet-dev 290 against 293 of 400).
-# Two thirds of the text nodes are blank (the indentation between tags): the cheap test drops
-# them before the length test, which costs libxml2 a number object and a comparison per node
-# (callgrind: this XPath -24 %, the prose check 3.9 -> 3.1 M instructions a page that reaches it).
-PROSE_MIN_CHARS = 20
-_PROSE_TEXT = etree.XPath(
-    f"descendant::text()[normalize-space()][string-length(normalize-space()) >= {PROSE_MIN_CHARS}]")
+
+
+@lru_cache(maxsize=4)
+def _prose_text(min_chars: int) -> etree.XPath:
+    """Text nodes of at least `min_chars` characters (spaces collapsed): pieces of prose;
+    shorter ones are menu items, separators, labels and dates (see dominant_prose). The
+    cheap non-blank test drops the indentation between tags before the length test."""
+    return etree.XPath("descendant::text()[normalize-space()]"
+                       f"[string-length(normalize-space()) >= {min_chars}]")
+
+
 # Paragraphs and the inline tags inside them: their text belongs to the block that holds them.
 _PHRASING = frozenset(("p", "span", "font", "strong", "b", "em", "i", "u", "blockquote", "pre",
                        "br", "sup", "sub", "small", "code", "abbr", "cite", "q"))
@@ -164,8 +163,10 @@ class PageScan:
     walk that finds the text holders.
     """
 
-    def __init__(self, root: html.HtmlElement, tags: Collection[str] = ()) -> None:
+    def __init__(self, root: html.HtmlElement, tags: Collection[str] = (),
+                 params: PageFeatureParams = PAGE_FEATURES) -> None:
         found = root.find("body")
+        self.params = params
         self.root = root
         self.body = found if found is not None else root
         self.tags = frozenset(tags)
@@ -271,7 +272,7 @@ def _longest_run(scan: PageScan) -> int:
     # search loop: one comparison a piece instead of a list of gaps and nlargest's Python
     # loop over them (-0.26 M instructions a page, callgrind). A later gap as long as the
     # shortest kept one ranks above it: it starts later.
-    gaps = [(-1, -1)] * RUN_CANDIDATES
+    gaps = [(-1, -1)] * scan.params.run_candidates
     for piece in scan.link_bytes:
         start = find(piece, pos)
         if start < 0:  # not expected (every piece is a body text node): never move back
@@ -289,13 +290,14 @@ def _longest_run(scan: PageScan) -> int:
 
 
 def _headlines(scan: PageScan) -> int:
-    """Link texts of at least HEADLINE_BYTES once stripped (of Unicode whitespace).
+    """Link texts of at least `headline_bytes` once stripped (of Unicode whitespace).
 
     Stripping only shortens a text, so only pieces that long unstripped are stripped
     and re-encoded: 80 % of link pieces are shorter (labelled pages).
     """
-    long_enough = compress(scan.link_pieces, map(HEADLINE_BYTES.__le__, map(len, scan.link_bytes)))
-    return sum(map(HEADLINE_BYTES.__le__, map(len, map(str.encode, map(str.strip, long_enough)))))
+    heavy = scan.params.headline_bytes.__le__
+    long_enough = compress(scan.link_pieces, map(heavy, map(len, scan.link_bytes)))
+    return sum(map(heavy, map(len, map(str.encode, map(str.strip, long_enough)))))
 
 
 def _count_words(text: str, words: Collection[str]) -> int:
@@ -344,7 +346,7 @@ def dominant_prose(scan: PageScan) -> Prose:
     SPEC S3 ignores).
     """
     blocks: Counter[html.HtmlElement] = Counter()
-    for piece in _PROSE_TEXT(scan.body):
+    for piece in _prose_text(scan.params.prose_min_chars)(scan.body):
         block = piece.getparent()
         if piece.is_tail:
             block = block.getparent()
@@ -444,18 +446,20 @@ def _plan(names: frozenset[str] | None) -> _Plan:
     )
 
 
-def page_scan(root: html.HtmlElement, names: Collection[str] | None = None) -> PageScan:
+def page_scan(root: html.HtmlElement, names: Collection[str] | None = None,
+              params: PageFeatureParams = PAGE_FEATURES) -> PageScan:
     """The scan page_features reads for `names` (classify_page may read it again)."""
     plan = _plan(None if names is None else frozenset(names))
-    return PageScan(root, () if plan.tags is None else (*plan.tags, "h1", "h2", "h3"))
+    return PageScan(root, () if plan.tags is None else (*plan.tags, "h1", "h2", "h3"), params)
 
 
 def page_features(root: html.HtmlElement, names: Collection[str] | None = None,
-                  scan: PageScan | None = None) -> dict[str, float]:
+                  scan: PageScan | None = None,
+                  params: PageFeatureParams = PAGE_FEATURES) -> dict[str, float]:
     """Page features of one cleaned tree: all of them, or at least those in `names`
-    (read off `scan` when given: it must be `page_scan(root, names)`)."""
+    (read off `scan` when given: it must be `page_scan(root, names, params)`)."""
     plan = _plan(None if names is None else frozenset(names))
-    scan = scan if scan is not None else page_scan(root, names)
+    scan = scan if scan is not None else page_scan(root, names, params)
     features: dict[str, float] = {}
     for compute in plan.families:
         features.update(compute(scan))

@@ -13,6 +13,7 @@ from math import log1p
 from urllib.parse import urlsplit
 
 from pipelines.lexicon import TYPE_CLASSES, URL_KEYWORDS
+from pipelines.params import PAGE_FEATURES, PageFeatureParams
 
 # The seed's ten date shapes (YYYY-MM-DD … YYYY_MM/DD), each bounded by non-digits, and
 # YYYY_MM_DD (Chinese portals, e.g. guancha.cn's 2019_09_07_516923.shtml: three news pages
@@ -26,7 +27,6 @@ _DATE_SHAPES = tuple(
     )
 )
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
-MIN_YEAR, MAX_YEAR = 1990, 2099  # product ids like 1234-56 are not dates
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d")  # how such a year starts in ASCII digits
 # A last path segment that names a directory page rather than one item.
 _INDEX_LEAF = re.compile(r"^((index|default|list|home|main)([_-]?\d{1,3})?(\.\w+)?)?$")
@@ -39,10 +39,11 @@ def url_string(url: str) -> str:
     return _SCHEME.sub("", url.strip().lower()).rstrip("/")
 
 
-def is_real_date(year: str, month: str, day: str) -> bool:
+def is_real_date(year: str, month: str, day: str,
+                 params: PageFeatureParams = PAGE_FEATURES) -> bool:
     """True when the parts name a real calendar day (day may be empty: month precision)."""
     y, m, d = int(year), int(month), int(day or 1)
-    if not MIN_YEAR <= y <= MAX_YEAR:
+    if not params.min_url_year <= y <= params.max_url_year:
         return False
     try:
         date(y, m, d)
@@ -51,7 +52,7 @@ def is_real_date(year: str, month: str, day: str) -> bool:
     return True
 
 
-def has_valid_date(text: str) -> bool:
+def has_valid_date(text: str, params: PageFeatureParams = PAGE_FEATURES) -> bool:
     """True when any of the seed's date shapes in `text` is a real date.
 
     Every shape starts with a year, which must be 19xx or 20xx and follow no digit: an
@@ -62,7 +63,7 @@ def has_valid_date(text: str) -> bool:
     if text.isascii() and not _YEAR.search(text):
         return False
     return any(
-        is_real_date(*match.groups())
+        is_real_date(*match.groups(), params)
         for shape in _DATE_SHAPES
         for match in shape.finditer(text)
     )
@@ -102,7 +103,8 @@ def leaf_features(url: str) -> dict[str, float]:
     }
 
 
-def url_features(url: str | None, names: Collection[str] | None = None) -> dict[str, float]:
+def url_features(url: str | None, names: Collection[str] | None = None,
+                 params: PageFeatureParams = PAGE_FEATURES) -> dict[str, float]:
     """URL features of one page (all, or at least `names`); none without a URL (the model
     then reads "no evidence"). The date shapes, leaf shape and keyword scores are only
     computed when asked for: together they cost about as much as a page's tag counts."""
@@ -120,7 +122,7 @@ def url_features(url: str | None, names: Collection[str] | None = None) -> dict[
         "url_has_query": float("?" in text),
     }
     if want("url_has_date"):
-        features["url_has_date"] = float(has_valid_date(text))
+        features["url_has_date"] = float(has_valid_date(text, params))
     if names is None or not LEAF_FEATURES.isdisjoint(names):
         features |= leaf_features(url)
     for kind in TYPE_CLASSES:

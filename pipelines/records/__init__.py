@@ -51,4 +51,4 @@ def mine_records(doc: Document, params: RecordMiningParams = RECORD_MINING) -> L
     records = extract_fields(region.records, base, now, params) if region else []
     for record in records:
         record.date = localise(record.date, zone)
-    return ListData(records=records, next_page=find_next_page(doc.tree, base))
+    return ListData(records=records, next_page=find_next_page(doc.tree, base, params))

@@ -21,8 +21,6 @@ from pipelines.records.tree_stats import TreeStats
 
 _NOISE_TAGS = {"nav", "header", "footer", "aside"}
 _WORD_SPLIT = re.compile(r"[^a-z]+")
-_TITLE_CHARS = 10  # records whose best link text is shorter than this read like menu items
-_TITLES_PER_RECORD = 1.5  # more title-like links per record than this: a container of items
 
 
 def _noisy(element: HtmlElement) -> bool:
@@ -42,23 +40,23 @@ def _link_lengths(record: Record, stats: TreeStats) -> list[int]:
     return [stats.text[a] for top in record for a in top.iter("a") if a.get("href")]
 
 
-def _title_count(lengths: list[int]) -> int:
+def _title_count(lengths: list[int], params: RecordMiningParams) -> int:
     """Links as long as a title and at least half as long as the record's longest link."""
     longest = max(lengths, default=0)
-    return sum(1 for n in lengths if n >= max(_TITLE_CHARS, longest / 2))
+    return sum(1 for n in lengths if n >= max(params.min_title_chars, longest / 2))
 
 
 def region_score(region: Region, stats: TreeStats, params: RecordMiningParams) -> float:
     """Text the records hold, discounted for menu-like, container-like or noise-block sets."""
     links = [_link_lengths(record, stats) for record in region.records]
     linked = sum(1 for lengths in links if lengths) / len(links)
-    if linked < 0.5:
+    if linked < params.min_linked_share:
         return 0.0
     title = median(max(lengths, default=0) for lengths in links)
-    titles = median(_title_count(lengths) for lengths in links)
+    titles = median(_title_count(lengths, params) for lengths in links)
     total = sum(stats.text[el] for record in region.records for el in record)
-    score = total * linked * min(1.0, title / _TITLE_CHARS)
-    score /= max(1.0, titles / _TITLES_PER_RECORD)
+    score = total * linked * min(1.0, title / params.min_title_chars)
+    score /= max(1.0, titles / params.titles_per_record)
     if in_noise_block(region.records[0]):
         score *= params.noise_hint_factor
     return score

@@ -24,8 +24,6 @@ from pipelines.records.regions import Record
 from pipelines.records.template import Leaf, Slot, align, build_template, record_leaves
 from pipelines.results import RecordData
 
-_MIN_SNIPPET_CHARS = 40
-_MIN_SHARE = 0.5  # a slot is the date slot when dates parse in at least this share of records
 _PLAUSIBLE_DATE = re.compile(
     r"(?:19|20)\d\d|\d:\d|[" + RECORD_DATE_CHARS + "]|" + "|".join(RECORD_DATE_WORDS), re.I)
 # simplified and traditional (Taiwan, Hong Kong) Chinese, and Western words
@@ -100,22 +98,23 @@ def _linked(leaf: Leaf) -> bool:
 
 
 def classify_slots(
-    template: list[Slot], rows: list[dict[int, Leaf]], now: datetime, headers: dict[str, str]
+    template: list[Slot], rows: list[dict[int, Leaf]], now: datetime, headers: dict[str, str],
+    params: RecordMiningParams = RECORD_MINING,
 ) -> Roles:
     """Assign title, date, snippet and extra roles to the template's varying slots."""
     varying = [i for i, slot in enumerate(template) if slot.fixed is None]
     roles = Roles()
-    linked = [i for i in varying if _share(rows, i, _linked) >= _MIN_SHARE]
+    linked = [i for i in varying if _share(rows, i, _linked) >= params.min_slot_share]
     if linked or varying:
         roles.title = max(linked or varying, key=lambda i: _mean_len(rows, i))
     rest = [i for i in varying if i != roles.title]
     dated = {i: _share(rows, i, lambda leaf: _date_in(leaf.text, now, False) is not None)
              for i in rest}
-    if dated and max(dated.values()) >= _MIN_SHARE:
+    if dated and max(dated.values()) >= params.min_slot_share:
         roles.date = max(dated, key=dated.__getitem__)
     rest = [i for i in rest if i != roles.date]
-    long_texts = [i for i in rest if _share(rows, i, _linked) < _MIN_SHARE
-                  and _mean_len(rows, i) >= _MIN_SNIPPET_CHARS]
+    long_texts = [i for i in rest if _share(rows, i, _linked) < params.min_slot_share
+                  and _mean_len(rows, i) >= params.min_snippet_chars]
     if long_texts:
         roles.snippet = max(long_texts, key=lambda i: _mean_len(rows, i))
     for i in rest:
@@ -185,6 +184,6 @@ def extract_fields(
     all_leaves = [record_leaves(record) for record in records]
     template = build_template(all_leaves, params.template_sample)
     rows = [align(template, leaves) for leaves in all_leaves]
-    roles = classify_slots(template, rows, now, table_headers(records[0]))
+    roles = classify_slots(template, rows, now, table_headers(records[0]), params)
     return [build_record(leaves, row, roles, base_url, now)
             for leaves, row in zip(all_leaves, rows, strict=True)]

@@ -13,6 +13,7 @@ from urllib.parse import urldefrag, urljoin
 from lxml.html import HtmlElement
 
 from pipelines.lexicon import CURRENT_PAGE_CLASSES, NEXT_PAGE_CLASS, NEXT_PAGE_LABEL
+from pipelines.params import RECORD_MINING, RecordMiningParams
 
 _NEXT_TEXT = re.compile(f"^(?:{NEXT_PAGE_LABEL})$", re.I)
 _NEXT_CLASS = re.compile(NEXT_PAGE_CLASS, re.I)
@@ -45,11 +46,13 @@ def _by_rel(root: HtmlElement, page_url: str | None) -> str | None:
     return None
 
 
-def _by_label(root: HtmlElement, page_url: str | None) -> str | None:
+def _by_label(root: HtmlElement, page_url: str | None,
+              params: RecordMiningParams) -> str | None:
     for anchor in root.iter("a"):
         label = _label(anchor)
         classes = f"{anchor.get('class', '')} {anchor.getparent().get('class', '')}"
-        if _NEXT_TEXT.match(label) or (_NEXT_CLASS.search(classes) and len(label) < 12):
+        short = len(label) < params.max_next_label_chars
+        if _NEXT_TEXT.match(label) or (_NEXT_CLASS.search(classes) and short):
             url = _usable(anchor.get("href"), page_url)
             if url:
                 return url
@@ -91,6 +94,8 @@ def _by_number(root: HtmlElement, page_url: str | None) -> str | None:
     return None
 
 
-def find_next_page(root: HtmlElement, page_url: str | None) -> str | None:
+def find_next_page(root: HtmlElement, page_url: str | None,
+                   params: RecordMiningParams = RECORD_MINING) -> str | None:
     """The absolute URL of the next page of this list, or None."""
-    return _by_rel(root, page_url) or _by_label(root, page_url) or _by_number(root, page_url)
+    return (_by_rel(root, page_url) or _by_label(root, page_url, params)
+            or _by_number(root, page_url))

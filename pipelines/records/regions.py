@@ -21,8 +21,6 @@ from pipelines.records.tree_stats import TreeStats
 
 Record = tuple[HtmlElement, ...]  # one record: one or more adjacent sibling elements
 
-_COUSIN_LEVELS = 3  # how far up a shared similar ancestor is looked for
-
 
 @dataclass
 class Region:
@@ -99,11 +97,11 @@ def sibling_regions(
 
 
 def _cousin_key(
-    region: Region, owner: dict[HtmlElement, int]
+    region: Region, owner: dict[HtmlElement, int], params: RecordMiningParams
 ) -> tuple[int, int, tuple[str, ...]] | None:
     """Which set and depth the region's nearest record-ancestor sits at, if any."""
     ancestor = region.records[0][0].getparent()
-    for level in range(_COUSIN_LEVELS):
+    for level in range(params.cousin_levels):
         if ancestor is None:
             return None
         if ancestor in owner:
@@ -112,13 +110,13 @@ def _cousin_key(
     return None
 
 
-def _merge_cousins(regions: list[Region]) -> list[Region]:
+def _merge_cousins(regions: list[Region], params: RecordMiningParams) -> list[Region]:
     """Add the union of sets whose parents sit in records of one set (a split list)."""
     owner = {record[0]: index for index, region in enumerate(regions)
              for record in region.records if len(record) == 1}
     buckets: dict[tuple[int, int, tuple[str, ...]], list[Region]] = defaultdict(list)
     for region in regions:
-        key = _cousin_key(region, owner)
+        key = _cousin_key(region, owner, params)
         if key is not None:
             buckets[key].append(region)
     joined = [Region([record for region in bucket for record in region.records])
@@ -138,4 +136,4 @@ def find_regions(
         children = element_children(parent)
         if len(children) >= params.min_records:
             regions.extend(sibling_regions(children, matcher, params))
-    return _merge_cousins(regions)
+    return _merge_cousins(regions, params)

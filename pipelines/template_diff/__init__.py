@@ -58,7 +58,7 @@ def denoise_with_sibling(
     alignment = align_trees(nodes, build_feature_tree(sibling.body), params)
     exclude = [nodes[i].element for i in template_blocks(nodes, alignment)]
     groups = candidate_groups(nodes, alignment.candidates)
-    scores = score_groups([block_metrics(nodes, group) for group in groups], params)
+    scores = score_groups([block_metrics(nodes, group, params) for group in groups], params)
     best = set(main_groups(scores, params))
     main = sorted(i for g in best for i in groups[g])
     others = sorted(i for g, group in enumerate(groups) if g not in best for i in group)

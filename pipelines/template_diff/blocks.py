@@ -16,8 +16,6 @@ from pipelines.params import TEMPLATE_DIFF, TemplateDiffParams
 from pipelines.template_diff.align import Alignment
 from pipelines.template_diff.feature_tree import FeatureNode
 
-# Renderer-free area: an inline image covers about as much of a column as 300 characters.
-IMAGE_CHARS = 300
 CONTENT_TAGS = frozenset({"p", "br", "img", "pre", "blockquote", "figure", "video"})
 
 
@@ -74,7 +72,8 @@ class BlockMetrics:
     text_code_ratio: float
 
 
-def block_metrics(nodes: list[FeatureNode], group: list[int]) -> BlockMetrics:
+def block_metrics(nodes: list[FeatureNode], group: list[int],
+                  params: TemplateDiffParams = TEMPLATE_DIFF) -> BlockMetrics:
     """Measure a group: text, approximate area, content tags, link ratio, text/code ratio."""
     chars = sum(nodes[i].chars for i in group)
     link_chars = images = linked_images = tags = code = 0
@@ -89,8 +88,8 @@ def block_metrics(nodes: list[FeatureNode], group: list[int]) -> BlockMetrics:
             images += sub.tag == "img"
     return BlockMetrics(
         text_length=chars,
-        area=chars + IMAGE_CHARS * images,
-        effective_area=max(chars - link_chars, 0) + IMAGE_CHARS * (images - linked_images),
+        area=chars + params.image_chars * images,
+        effective_area=max(chars - link_chars, 0) + params.image_chars * (images - linked_images),
         content_tags=tags,
         link_ratio=link_chars / chars if chars else 0.0,
         text_code_ratio=chars / code if code else 0.0,

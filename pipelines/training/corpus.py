@@ -20,10 +20,10 @@ import lxml.html
 from pipelines.document import load_document
 from pipelines.labelling import page_sequence
 from pipelines.labelling.days import find_day
+from pipelines.params import LABELLER_TRAINING
 from pipelines.training.label_alignment import Truth, align, declared_truth
 
 SOURCES = ("dragnet-dev", "article-bench", "metadata-dev")
-HELD_OUT_FOLDS = 5  # one site in five is held out
 _DECLARED_URL = re.compile(
     rb"""<(?:link[^>]+rel=["']canonical["'][^>]*href|meta[^>]+property=["']og:url["'][^>]*"""
     rb"""content)=["']([^"']+)""", re.I)
@@ -41,7 +41,7 @@ class Page:
     @property
     def held_out(self) -> bool:
         """Whether the page's site belongs to the test split."""
-        return zlib.crc32(self.site.encode()) % HELD_OUT_FOLDS == 0
+        return zlib.crc32(self.site.encode()) % LABELLER_TRAINING.held_out_folds == 0
 
     @property
     def site(self) -> str:

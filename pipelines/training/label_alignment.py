@@ -20,20 +20,9 @@ from pipelines.labelling.days import find_day
 from pipelines.labelling.features import page_titles, squash, weighted_length
 from pipelines.labelling.linearise import Block
 from pipelines.lexicon import AUTHOR_META_NAMES, DATE_META_NAMES, NAME_JOINERS
+from pipelines.params import LABELLER_TRAINING, LabellerTrainingParams
 
 LABELS = ("title", "author", "time", "content", "comment", "other")
-CHUNK = 16  # a long block matches when most of its 16-character chunks are in the reference
-MIN_COVERAGE = 0.6
-MIN_CHARS = 8  # squashed characters: shorter blocks match by chance
-LONG_CHARS = 25  # a block shorter than this is body/comment only next to a long one
-NEIGHBOURHOOD = 2
-SPAN_MAX_LINK_SHARE = 0.3
-MAX_META_CHARS = 120  # squashed characters of a title, author or date block
-TITLE_SIMILARITY = 0.8
-MIN_NAME_CHARS = 4
-MAX_BYLINES = 2  # author (or time) blocks per page: the byline and maybe a repeat at the end
-BYLINE_AFTER_BODY = 3
-HEADER_WINDOW = 3  # blocks either side of the body's start searched for an undeclared dateline
 _TITLE_SPLIT = re.compile(r"\s+[|\-–—:·»_]+\s+|\s*[|·»]\s*")
 _NAME_SPLIT = re.compile(r"[,;/&|]|\s+(?:" + "|".join(NAME_JOINERS) + r")\s+", re.I)
 _HEADINGS = frozenset({"h1", "h2", "h3"})
@@ -70,86 +59,96 @@ def declared_truth(tree: lxml.html.HtmlElement) -> Truth:
     return Truth(titles=page_titles(tree), authors=authors, day=days[0] if days else None)
 
 
-def title_candidates(titles: Sequence[str]) -> list[str]:
+def title_candidates(titles: Sequence[str],
+                     params: LabellerTrainingParams = LABELLER_TRAINING) -> list[str]:
     """Squashed titles and, for 'Headline | Site' forms, their parts."""
     found = []
     for title in titles:
         found.append(squash(title))
         found.extend(squash(part) for part in _TITLE_SPLIT.split(title))
-    return [t for t in dict.fromkeys(found) if len(t) >= MIN_NAME_CHARS]
+    return [t for t in dict.fromkeys(found) if len(t) >= params.min_name_chars]
 
 
-def coverage(text: str, reference: str) -> float:
+def coverage(text: str, reference: str,
+             params: LabellerTrainingParams = LABELLER_TRAINING) -> float:
     """Share of the squashed text found in the squashed reference (chunkwise for long text)."""
-    if len(text) < MIN_CHARS or not reference:
+    if len(text) < params.min_chars or not reference:
         return 0.0
     if text in reference:
         return 1.0
-    chunks = [text[i:i + CHUNK] for i in range(0, len(text) - CHUNK + 1, CHUNK)]
+    size = params.chunk
+    chunks = [text[i:i + size] for i in range(0, len(text) - size + 1, size)]
     return sum(chunk in reference for chunk in chunks) / len(chunks) if chunks else 0.0
 
 
-def _snippet_labels(blocks: Sequence[Block], squashed: list[str], truth: Truth) -> list[str]:
+def _snippet_labels(blocks: Sequence[Block], squashed: list[str], truth: Truth,
+                    params: LabellerTrainingParams) -> list[str]:
     """Body known only by excerpts: blocks holding one, and long text blocks between them."""
     snippets = [s for s in (squash(x) for x in truth.snippets) if s]
     hits = [i for i, text in enumerate(squashed) if any(s in text for s in snippets)]
     labels = ["other"] * len(blocks)
     for i in range(hits[0], hits[-1] + 1) if hits else ():
         block = blocks[i]
-        linked = block.link_chars > SPAN_MAX_LINK_SHARE * block.chars
-        if i in hits or (len(squashed[i]) >= LONG_CHARS and not linked):
+        linked = block.link_chars > params.span_max_link_share * block.chars
+        if i in hits or (len(squashed[i]) >= params.long_chars and not linked):
             labels[i] = "content"
     return labels
 
 
-def _text_labels(squashed: list[str], truth: Truth) -> list[str]:
+def _text_labels(squashed: list[str], truth: Truth,
+                 params: LabellerTrainingParams) -> list[str]:
     body, comments = squash(truth.body), squash(truth.comments)
     labels = []
     for text in squashed:
-        in_body, in_comments = coverage(text, body), coverage(text, comments)
+        in_body, in_comments = coverage(text, body, params), coverage(text, comments, params)
         best = max(in_body, in_comments)
-        labels.append("other" if best < MIN_COVERAGE else
+        labels.append("other" if best < params.min_coverage else
                       "content" if in_body >= in_comments else "comment")
-    return _drop_stray_short(squashed, labels)
+    return _drop_stray_short(squashed, labels, params)
 
 
-def _drop_stray_short(squashed: list[str], labels: list[str]) -> list[str]:
+def _drop_stray_short(squashed: list[str], labels: list[str],
+                      params: LabellerTrainingParams) -> list[str]:
     """A short match counts only near a long block of the same label."""
     result = list(labels)
     for i, label in enumerate(labels):
-        if label == "other" or len(squashed[i]) >= LONG_CHARS:
+        if label == "other" or len(squashed[i]) >= params.long_chars:
             continue
-        window = range(max(0, i - NEIGHBOURHOOD), min(len(labels), i + NEIGHBOURHOOD + 1))
-        if not any(labels[j] == label and len(squashed[j]) >= LONG_CHARS for j in window):
+        reach = params.neighbourhood
+        window = range(max(0, i - reach), min(len(labels), i + reach + 1))
+        if not any(labels[j] == label and len(squashed[j]) >= params.long_chars for j in window):
             result[i] = "other"
     return result
 
 
-def _title_index(blocks: Sequence[Block], squashed: list[str], titles: list[str]) -> int | None:
+def _title_index(blocks: Sequence[Block], squashed: list[str], titles: list[str],
+                 params: LabellerTrainingParams) -> int | None:
     """The one block that shows the headline: the first in a heading, else the first match."""
     matches = []
     for i, text in enumerate(squashed):
-        if not text or len(text) > MAX_META_CHARS:
+        if not text or len(text) > params.max_meta_chars:
             continue
         for title in titles:
             short, long_ = sorted((text, title), key=len)
-            if short in long_ and len(short) >= TITLE_SIMILARITY * len(long_):
+            if short in long_ and len(short) >= params.title_similarity * len(long_):
                 matches.append(i)
                 break
     in_heading = [i for i in matches if blocks[i].element.tag in _HEADINGS]
     return (in_heading or matches or [None])[0]
 
 
-def _names(authors: Sequence[str]) -> list[str]:
+def _names(authors: Sequence[str], params: LabellerTrainingParams) -> list[str]:
     parts = (squash(part) for author in authors for part in _NAME_SPLIT.split(author))
-    return [part for part in parts if weighted_length(part) >= MIN_NAME_CHARS]  # 张三 counts
+    return [part for part in parts if weighted_length(part) >= params.min_name_chars]  # 张三 counts
 
 
-def _header_day(blocks: Sequence[Block], squashed: list[str], first: int) -> date | None:
+def _header_day(blocks: Sequence[Block], squashed: list[str], first: int,
+                params: LabellerTrainingParams) -> date | None:
     """The day on a short block next to where the body starts: the dateline of a page whose
     data set gives no date (otherwise a body that includes its dateline teaches "content")."""
-    for i in range(max(0, first - HEADER_WINDOW), min(len(blocks), first + HEADER_WINDOW + 1)):
-        if 0 < len(squashed[i]) <= MAX_META_CHARS:
+    reach = params.header_window
+    for i in range(max(0, first - reach), min(len(blocks), first + reach + 1)):
+        if 0 < len(squashed[i]) <= params.max_meta_chars:
             found = find_day(blocks[i].text)
             if found and any(ch.isdigit() for ch in found[1]):
                 return found[0]
@@ -157,18 +156,18 @@ def _header_day(blocks: Sequence[Block], squashed: list[str], first: int) -> dat
 
 
 def _byline_labels(blocks: Sequence[Block], squashed: list[str], labels: list[str],
-                   truth: Truth) -> None:
+                   truth: Truth, params: LabellerTrainingParams) -> None:
     """Author and time on the first short blocks naming the author or the day, in place.
 
     Only up to the end of the body: later matches are comment or list timestamps.
     """
-    names = _names(truth.authors)
+    names = _names(truth.authors, params)
     content = [i for i, label in enumerate(labels) if label == "content"]
-    end = (content[-1] if content else len(blocks)) + BYLINE_AFTER_BODY
-    day = truth.day or (_header_day(blocks, squashed, content[0]) if content else None)
+    end = (content[-1] if content else len(blocks)) + params.byline_after_body
+    day = truth.day or (_header_day(blocks, squashed, content[0], params) if content else None)
     used = {"author": 0, "time": 0}
     for i, (block, text) in enumerate(zip(blocks[:end], squashed, strict=False)):
-        if labels[i] == "comment" or not text or len(text) > MAX_META_CHARS:
+        if labels[i] == "comment" or not text or len(text) > params.max_meta_chars:
             continue
         label = None
         if any(name in text for name in names):
@@ -176,20 +175,21 @@ def _byline_labels(blocks: Sequence[Block], squashed: list[str], labels: list[st
         elif day is not None:
             found = find_day(block.text)
             label = "time" if found and found[0] == day else None
-        if label and used[label] < MAX_BYLINES:
+        if label and used[label] < params.max_bylines:
             labels[i] = label
             used[label] += 1
 
 
-def align(blocks: Sequence[Block], truth: Truth) -> list[str]:
+def align(blocks: Sequence[Block], truth: Truth,
+          params: LabellerTrainingParams = LABELLER_TRAINING) -> list[str]:
     """One label from LABELS per block."""
     squashed = [squash(b.text) for b in blocks]
     if truth.snippets and not truth.body:
-        labels = _snippet_labels(blocks, squashed, truth)
+        labels = _snippet_labels(blocks, squashed, truth, params)
     else:
-        labels = _text_labels(squashed, truth)
-    _byline_labels(blocks, squashed, labels, truth)
-    title = _title_index(blocks, squashed, title_candidates(truth.titles))
+        labels = _text_labels(squashed, truth, params)
+    _byline_labels(blocks, squashed, labels, truth, params)
+    title = _title_index(blocks, squashed, title_candidates(truth.titles, params), params)
     if title is not None:
         labels[title] = "title"
     return labels

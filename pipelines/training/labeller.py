@@ -20,7 +20,7 @@ import pycrfsuite
 
 from pipelines.labelling import MODEL_PATH
 from pipelines.labelling.crf import CrfModel
-from pipelines.params import NOISE_FILTER
+from pipelines.params import LABELLER_TRAINING, NOISE_FILTER
 from pipelines.training.corpus import SOURCES, labelled_sequence, load_pages
 from pipelines.training.label_alignment import LABELS
 
@@ -33,11 +33,12 @@ def _arguments(argv: list[str]) -> argparse.Namespace:
                         help="folder holding dragnet-dev, article-bench and metadata-dev")
     parser.add_argument("--out", type=Path, default=MODEL_PATH,
                         help="model JSON to write (default: the shipped model)")
-    parser.add_argument("--c1", type=float, default=0.1, help="L1 penalty: sparser model")
-    parser.add_argument("--c2", type=float, default=0.01, help="L2 penalty")
-    parser.add_argument("--max-iterations", type=int, default=200,
+    defaults = LABELLER_TRAINING
+    parser.add_argument("--c1", type=float, default=defaults.c1, help="L1 penalty: sparser model")
+    parser.add_argument("--c2", type=float, default=defaults.c2, help="L2 penalty")
+    parser.add_argument("--max-iterations", type=int, default=defaults.max_iterations,
                         help="stop the CRF training after this many iterations")
-    parser.add_argument("--min-weight", type=float, default=0.05,
+    parser.add_argument("--min-weight", type=float, default=defaults.min_weight,
                         help="drop attributes whose weights are all smaller than this")
     return parser.parse_args(argv)
 
@@ -101,7 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "command": " ".join(["python -m pipelines train-labeller", *argv]),
         "data": {"folder": str(args.data), "sources": list(SOURCES), "train_pages": len(train),
                  "held_out_pages": len(test),
-                 "split": "sites with crc32(host) % 5 == 0 held out (pipelines.training.corpus)"},
+                 "split": f"sites with crc32(host) % {LABELLER_TRAINING.held_out_folds} == 0 "
+                          "held out (pipelines.training.corpus)"},
         "hyperparameters": {"c1": args.c1, "c2": args.c2, "max_iterations": args.max_iterations,
                             "min_weight": args.min_weight},
         "noise_filter": asdict(NOISE_FILTER),

@@ -1,27 +1,20 @@
-"""`python -m pipelines train-pagetype LABELS.json HTML_DIR --out MODEL`: fit and export S3's model.
+"""`python -m pipelines train-pagetype LABELS.json HTML_DIR --out MODEL`: the page-type model.
 
-Seed 003 steps 2-3: normalise every feature (min/max/mean), train a linear model,
-calibrate it. The classifier is an L2 logistic regression over every trained feature
-(see TRAINED_TAGS). The seed's SVM-RFE selection (per family, then over the union) is
-kept behind `--rfe`, because on the labelled pages it costs macro-F1 (grouped CV, five
-fold seeds: 0.80-0.84 with it in every setting measured, 0.92 without; the inner CV
-that picks the feature count sees 3-5 forum pages and kept 7 to 59 features from
-fold to fold, docs/BENCHMARKS.md).
-The softmax temperature is fitted on out-of-fold decision values grouped by site,
-so the confidence means what it says on sites the model has not seen. The list
-gate (see model.py) is a logistic model over the fixed structural features
-GATE_FEATURES.
+Normalise every feature (min/max/mean), train a linear model, calibrate it. The classifier
+is an L2 logistic regression over every trained feature (see TRAINED_TAGS). SVM-RFE feature
+selection (per family, then over the union) is kept behind `--rfe`: on the labelled pages it
+costs macro-F1 (docs/DECISIONS-extraction.md, "Page-type training"). The softmax
+temperature is fitted on out-of-fold decision values grouped by site, so the confidence
+means what it says on sites the model has not seen. The list gate (see model.py) is a
+logistic model over the fixed structural features GATE_URL_FEATURES and lst_*.
 
-`--articles GT.json HTML_DIR` adds pages known to be articles (news or blog, not which:
-the article benchmark sets) to what the classifier learns from. The
-labelled pages hold 83 articles of few layouts; articles of other sites with heavy
-navigation were read as lists (docs/BENCHMARKS.md, page type). Such a page counts
-as news and as blog in the shares a classifier trained on the labelled pages alone
-gives them (one EM step of learning from a label set), so the news-vs-blog boundary
-stays the labelled pages' while the article-vs-list boundary sees every article. A set
-may lack URLs (dragnet-dev: old blog posts with comment threads, which the labelled pages
-lack): its pages are grouped by the sites their HTML names (pipelines.training.sites) and
-weigh less (URLLESS_ARTICLE_WEIGHT).
+`--articles GT.json HTML_DIR` adds pages known to be articles (news or blog, not which) to
+what the classifier learns from, so that the article-versus-list boundary sees articles of
+many layouts. Such a page counts as news and as blog in the shares a classifier trained on
+the labelled pages alone gives them (one EM step of learning from a label set), so the
+news-vs-blog boundary stays the labelled pages'. A set may lack URLs: its pages are grouped
+by the sites their HTML names (pipelines.training.sites) and weigh less
+(`urlless_article_weight`). Weights and regularisation: params.PageTypeTrainingParams.
 """
 
 from __future__ import annotations
@@ -45,61 +38,29 @@ from pipelines.lexicon import TYPE_CLASSES
 from pipelines.pagetype import DECLARES_PUBLICATION
 from pipelines.pagetype.features import extract_features, family
 from pipelines.pagetype.model import ListGate, PageTypeModel, Scaling, normalise, softmax
+from pipelines.params import PAGE_TYPE_TRAINING, PageTypeTrainingParams
 from pipelines.results import PAGE_TYPES
 from pipelines.training.sites import inferred_groups, site_keys, site_of
 
-SVM_C = 0.5  # LinearSVC regularisation (SVM-RFE's ranking model)
-# Classifier regularisation: grouped-CV macro-F1 (full decision, fold seeds 0-4, model v6
-# features) 0.824 / 0.887 / 0.913 / 0.921 / 0.916 / 0.900 / 0.895 at C 0.03 / 0.1 / 0.3 / 0.5 /
-# 1 / 3 / 10: 0.5 is the middle of the plateau (docs/BENCHMARKS.md). Model v7 (with --articles,
-# ARTICLE_WEIGHT 0.3) at C 0.3 / 0.5 / 1: macro-F1 0.901 / 0.921 / 0.919, list F1 0.982 / 0.987 /
-# 0.987, article pages routed out of fold 407.6 / 414.8 / 422.6 of 481 and dragnet-dev (held
-# out) 208 / 226 of 400 at 0.5 / 1: 1 keeps the labelled figures and routes more articles.
-CLASSIFIER_C = 1.0
 MODEL_VERSION = 9  # bump when features or training change; format_version tracks the JSON
-GATE_C = 1.0  # list gate: logistic regression C (0.3 and 1 measured, docs/BENCHMARKS.md)
-# The gate overrides the classifier only when this sure. 0.7 over 0.6/0.8/0.9 (model v4, three
-# fold seeds): list F1 >= 0.93 on every seed with list precision 0.93 (docs/BENCHMARKS.md).
-GATE_THRESHOLD = 0.7
 # The gate sees how the page is built, never what it is about: lst_* plus the URL's shape.
 GATE_URL_FEATURES = ("url_index_leaf", "url_leaf_digits", "url_leaf_words", "url_has_query",
                      "url_has_date", "url_kw_list", "url_depth")
 # Features the model is trained on: every one extract_features computes but those that cost
-# more than they give. A tag share costs a Python object per element of that tag (all 50: about
-# +2 M instructions a page over these 19), profile links read every href (+1.6 M), the URL
-# keyword depth scores +0.5 M. Grouped-CV macro-F1 at C 0.1 without them 0.889, with all 0.883
-# (5 fold seeds, docs/BENCHMARKS.md). The 19 tags are model v5's SVM-RFE choice.
+# more than they give (tag shares beyond these, profile links, the URL keyword depth scores;
+# docs/DECISIONS-extraction.md, "Trained features").
 TRAINED_TAGS = frozenset(f"tag_{t}" for t in (
     "blockquote", "br", "cite", "dd", "div", "dt", "em", "figcaption", "form", "h1", "header",
     "img", "label", "li", "link", "meta", "p", "select", "ul"))
 # A page whose head declares a publication date (DECLARES_PUBLICATION) goes to the article
-# route whatever the classifier says, so the classifier routes only pages that declare none.
-# Trained on it (and on meta_modified, declared with it on 28 of 29 labelled and 173 of 183
-# article pages that have either), it learnt "no declaration, no article" from the labelled
-# sites, where 37 of 83 articles declare one: old blog pages read as lists. Without both,
-# grouped CV is unchanged (fold seeds 0-4: macro-F1 0.919 -> 0.919, list F1 0.987 -> 0.986,
-# list precision 0.994 -> 0.994) and held-out dragnet-dev routes 226 -> 254 of 400 to article
-# extraction (docs/BENCHMARKS.md, page type v8).
+# route whatever the classifier says, so the classifier routes only pages that declare none
+# and is not trained on the declarations (docs/DECISIONS-extraction.md, "Declared
+# publication date").
 DECLARATIONS = frozenset((DECLARES_PUBLICATION, "meta_modified"))
 UNTRAINED = frozenset(("post_clock_times", "post_user_links", "post_user_link_share",
                        *(f"url_kwscore_{kind}" for kind in TYPE_CLASSES), *DECLARATIONS))
-INNER_FOLDS = 3
-TEMPERATURES = np.logspace(-1.5, 1.5, 61)
 ARTICLE = "article"  # the label of an --articles page: news or blog, not known which
 ARTICLE_SUBTYPES = ("news", "blog")
-# Weight of one --articles page against one labelled page before classes are balanced. Grouped
-# CV (fold seeds 0-4; article-bench + metadata-dev, out-of-fold) at 0 / 0.2 / 0.3 / 0.5: labelled
-# macro-F1 0.919 / 0.922 / 0.921 / 0.908, articles routed to extraction 382 / 411 / 415 / 419 of
-# 481; heavier, they outweigh the labelled news pages, half of them Chinese (docs/BENCHMARKS.md).
-ARTICLE_WEIGHT = 0.3
-# Weight of an --articles page without URL (dragnet-dev's) in place of ARTICLE_WEIGHT. Such a
-# page teaches layout alone (its URL features read as the training mean), and the layouts of
-# old blog posts with comment threads and "older/newer" links overlap labelled lists that the
-# URL tells apart (a Japanese site's day archives). Grouped CV, fold seeds 0-4, dragnet-dev out
-# of fold (sites inferred from the HTML), at 0 (not trained on) / 0.05 / 0.1 / 0.3: macro-F1
-# 0.912 / 0.907 / 0.899 / 0.890, list F1 0.987 / 0.983 / 0.980 / 0.968, dragnet-dev routed to
-# article extraction 293 (held out) / 316.0 / 332.2 / 349.6 of 400 (docs/BENCHMARKS.md).
-URLLESS_ARTICLE_WEIGHT = 0.05
 
 
 @dataclass
@@ -123,7 +84,8 @@ def load_pages(labels_path: Path, html_dir: Path) -> list[LabelledPage]:
     ]
 
 
-def load_articles(truth_path: Path, html_dir: Path) -> list[LabelledPage]:
+def load_articles(truth_path: Path, html_dir: Path,
+                  params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> list[LabelledPage]:
     """Pages of an article set (ground truth: id → {url?…}, page HTML_DIR/id.html), labelled
     ARTICLE and grouped by site: the URL's host, for a page without URL the sites its HTML
     names (`sites.inferred_groups`); a page with neither is a group of its own."""
@@ -132,21 +94,21 @@ def load_articles(truth_path: Path, html_dir: Path) -> list[LabelledPage]:
              for page_id, item in sorted(truth.items())]
     docs = [(page_id, load_document(path.read_bytes(), url))
             for page_id, url, path in found if path.exists()]
-    inferred = iter(inferred_groups([doc for _, doc in docs if not doc.url]))
+    inferred = iter(inferred_groups([doc for _, doc in docs if not doc.url], params))
     return [LabelledPage(page_id, ARTICLE,
                          (site_of(doc.url) if doc.url else next(inferred))
                          or f"{truth_path}:{page_id}", "article_set", doc)
             for page_id, doc in docs]
 
 
-def _svm() -> LinearSVC:
-    return LinearSVC(C=SVM_C, class_weight="balanced", max_iter=20000)
+def _svm(params: PageTypeTrainingParams) -> LinearSVC:
+    return LinearSVC(C=params.svm_c, class_weight="balanced", max_iter=params.svm_max_iter)
 
 
-def _classifier() -> LogisticRegression:
+def _classifier(params: PageTypeTrainingParams) -> LogisticRegression:
     """Multinomial logistic regression (classes are weighted in `_balanced`): its log-loss uses
     every page, where the SVM's hinge ignores all but the margin's few, too few to trust here."""
-    return LogisticRegression(C=CLASSIFIER_C, max_iter=5000)
+    return LogisticRegression(C=params.classifier_c, max_iter=params.logistic_max_iter)
 
 
 def _balanced(y: np.ndarray, base: np.ndarray) -> np.ndarray:
@@ -157,76 +119,86 @@ def _balanced(y: np.ndarray, base: np.ndarray) -> np.ndarray:
     return base * base.sum() / (len(classes) * totals[index])
 
 
-def article_weight(row: dict[str, float]) -> float:
-    """An ARTICLE row's weight: URLLESS_ARTICLE_WEIGHT when its page had no URL (no url_*
-    feature), else ARTICLE_WEIGHT."""
-    return ARTICLE_WEIGHT if any(family(name) == "url" for name in row) else URLLESS_ARTICLE_WEIGHT
+def article_weight(row: dict[str, float],
+                   params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> float:
+    """An ARTICLE row's weight: `urlless_article_weight` when its page had no URL (no url_*
+    feature), else `article_weight`."""
+    if any(family(name) == "url" for name in row):
+        return params.article_weight
+    return params.urlless_article_weight
 
 
-def fit_classifier(z: np.ndarray, labels: np.ndarray, weights: np.ndarray) -> LogisticRegression:
+def fit_classifier(z: np.ndarray, labels: np.ndarray, weights: np.ndarray,
+                   params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> LogisticRegression:
     """The classifier over labelled rows and ARTICLE rows (see the module docstring): an
     ARTICLE row enters as news and as blog, its weight split by a labelled-only fit's odds
     of each."""
     labelled = labels != ARTICLE
     if labelled.all():
-        return _classifier().fit(z, labels, sample_weight=_balanced(labels, weights))
-    first = fit_classifier(z[labelled], labels[labelled], weights[labelled])
+        return _classifier(params).fit(z, labels, sample_weight=_balanced(labels, weights))
+    first = fit_classifier(z[labelled], labels[labelled], weights[labelled], params)
     odds = first.predict_proba(z[~labelled])[:, np.searchsorted(first.classes_, ARTICLE_SUBTYPES)]
     shares = odds / odds.sum(axis=1, keepdims=True)
     rows = np.vstack([z[labelled], *([z[~labelled]] * len(ARTICLE_SUBTYPES))])
     y = np.concatenate([labels[labelled],
                         *(np.full((~labelled).sum(), kind) for kind in ARTICLE_SUBTYPES)])
     base = np.concatenate([weights[labelled], *(weights[~labelled] * shares.T)])
-    return _classifier().fit(rows, y, sample_weight=_balanced(y, base))
+    return _classifier(params).fit(rows, y, sample_weight=_balanced(y, base))
 
 
-def _oof_decisions(z: np.ndarray, labels: np.ndarray, groups: np.ndarray, weights: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
+def _oof_decisions(z: np.ndarray, labels: np.ndarray, groups: np.ndarray, weights: np.ndarray,
+                   params: PageTypeTrainingParams) -> tuple[np.ndarray, np.ndarray]:
     """Out-of-fold decision values of the labelled rows (sites grouped; ARTICLE rows of a
     held-out site, by registrable domain, are left out of training too) and those rows'
     labels."""
     labelled = np.flatnonzero(labels != ARTICLE)
     keys = {group: site_keys(group) for group in set(groups)}
     decisions, y = [], []
-    for train, test in _splitter().split(labelled, labels[labelled], groups[labelled]):
+    for train, test in _splitter(params).split(labelled, labels[labelled], groups[labelled]):
         held = set().union(*(keys[group] for group in groups[labelled[test]]))
         held_out = np.array([not held.isdisjoint(keys[group]) for group in groups])
         rows = np.union1d(labelled[train], np.flatnonzero((labels == ARTICLE) & ~held_out))
-        decisions.append(fit_classifier(z[rows], labels[rows], weights[rows])
+        decisions.append(fit_classifier(z[rows], labels[rows], weights[rows], params)
                          .decision_function(z[labelled[test]]))
         y.append(labels[labelled[test]])
     return np.vstack(decisions), np.concatenate(y)
 
 
-def _splitter() -> StratifiedGroupKFold:
-    return StratifiedGroupKFold(n_splits=INNER_FOLDS, shuffle=True, random_state=0)
+def _splitter(params: PageTypeTrainingParams) -> StratifiedGroupKFold:
+    return StratifiedGroupKFold(n_splits=params.inner_folds, shuffle=True,
+                                random_state=params.fold_seed)
 
 
-def _rfe(z: np.ndarray, y: np.ndarray, groups: np.ndarray, columns: list[int]) -> list[int]:
+def _rfe(z: np.ndarray, y: np.ndarray, groups: np.ndarray, columns: list[int],
+         params: PageTypeTrainingParams) -> list[int]:
     """SVM-RFE over `columns`, keeping the count that scores best in grouped CV."""
     if len(columns) == 1:
         return columns
-    selector = RFECV(_svm(), step=1, cv=_splitter(), scoring="f1_macro")
+    selector = RFECV(_svm(params), step=1, cv=_splitter(params), scoring="f1_macro")
     selector.fit(z[:, columns], y, groups=groups)
     return [c for c, kept in zip(columns, selector.support_, strict=True) if kept]
 
 
 def select_features(z: np.ndarray, y: np.ndarray, groups: np.ndarray,
-                    names: list[str]) -> list[int]:
-    """Seed 003 claim 9: SVM-RFE per family, then once more over the union of survivors."""
+                    names: list[str],
+                    params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> list[int]:
+    """SVM-RFE per family, then once more over the union of survivors."""
     families: dict[str, list[int]] = {}
     for index, name in enumerate(names):
         families.setdefault(family(name), []).append(index)
-    survivors = sorted(i for cols in families.values() for i in _rfe(z, y, groups, cols))
-    return _rfe(z, y, groups, survivors)
+    survivors = sorted(i for cols in families.values()
+                       for i in _rfe(z, y, groups, cols, params))
+    return _rfe(z, y, groups, survivors, params)
 
 
-def fit_temperature(decisions: np.ndarray, y_index: np.ndarray) -> float:
+def fit_temperature(decisions: np.ndarray, y_index: np.ndarray,
+                    params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> float:
     """The softmax temperature with the lowest log-loss on out-of-fold decision values."""
     def loss(t: float) -> float:
         probs = softmax(decisions, t)[np.arange(len(y_index)), y_index]
         return float(-np.log(np.maximum(probs, 1e-12)).mean())
-    return float(min(TEMPERATURES, key=loss))
+    temperatures = np.logspace(*params.temperature_log_range, params.temperature_steps)
+    return float(min(temperatures, key=loss))
 
 
 def gate_features(names: Sequence[str]) -> list[int]:
@@ -234,27 +206,28 @@ def gate_features(names: Sequence[str]) -> list[int]:
     return [i for i, n in enumerate(names) if n.startswith("lst_") or n in GATE_URL_FEATURES]
 
 
-def fit_gate(z: np.ndarray, y: np.ndarray, names: list[str], scaling: Scaling) -> ListGate:
+def fit_gate(z: np.ndarray, y: np.ndarray, names: list[str], scaling: Scaling,
+             params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> ListGate:
     """The list gate: balanced logistic list-vs-rest on the structural columns."""
     cols = gate_features(names)
-    logit = LogisticRegression(C=GATE_C, class_weight="balanced", max_iter=5000)
+    logit = LogisticRegression(C=params.gate_c, class_weight="balanced",
+                               max_iter=params.logistic_max_iter)
     logit.fit(z[:, cols], y == "list")
     kept = Scaling(tuple(names[i] for i in cols), scaling.minimum[cols], scaling.maximum[cols],
                    scaling.mean[cols])
-    return ListGate(kept, logit.coef_[0], float(logit.intercept_[0]), GATE_THRESHOLD)
+    return ListGate(kept, logit.coef_[0], float(logit.intercept_[0]), params.gate_threshold)
 
 
 def fit_model(rows: Sequence[dict[str, float]], labels: Sequence[str],
-              groups: Sequence[str], rfe: bool = False) -> PageTypeModel:
+              groups: Sequence[str], rfe: bool = False,
+              params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> PageTypeModel:
     """Normalise, (with `rfe`: select,) train and calibrate on feature rows; fit the list gate.
     ARTICLE rows (see `fit_classifier`) train the classifier only; scaling, selection and the
-    gate see labelled rows alone. With them in the min/max/mean and the gate, grouped-CV
-    macro-F1 fell 0.931 -> 0.899 at fold seed 0 even with zero classifier weight: the gate
-    learnt the article sets' slug URLs and called Chinese news with numeric URLs lists
-    (docs/BENCHMARKS.md)."""
+    gate see labelled rows alone: with them, the gate learnt the article sets' URL shapes
+    (docs/DECISIONS-extraction.md, "Page-type training")."""
     y, group_array = np.array(labels), np.array(groups)
     labelled = y != ARTICLE
-    weights = np.array([1.0 if kept else article_weight(row)
+    weights = np.array([1.0 if kept else article_weight(row, params)
                         for row, kept in zip(rows, labelled, strict=True)])
     names = sorted({name for row, kept in zip(rows, labelled, strict=True) if kept
                     for name in row})
@@ -263,17 +236,18 @@ def fit_model(rows: Sequence[dict[str, float]], labels: Sequence[str],
                                       for stat in (np.nanmin, np.nanmax, np.nanmean)))
     x = np.where(np.isnan(x), scaling.mean, x)  # absent = no evidence, as at inference
     z = normalise(x, scaling.minimum, scaling.maximum, scaling.mean)
-    keep = (select_features(z[labelled], y[labelled], group_array[labelled], names) if rfe
+    keep = (select_features(z[labelled], y[labelled], group_array[labelled], names, params)
+            if rfe
             else list(range(len(names))))
-    classifier = fit_classifier(z[:, keep], y, weights)
-    oof, oof_y = _oof_decisions(z[:, keep], y, group_array, weights)
+    classifier = fit_classifier(z[:, keep], y, weights, params)
+    oof, oof_y = _oof_decisions(z[:, keep], y, group_array, weights, params)
     classes = tuple(str(c) for c in classifier.classes_)
-    temperature = fit_temperature(oof, np.searchsorted(classifier.classes_, oof_y))
+    temperature = fit_temperature(oof, np.searchsorted(classifier.classes_, oof_y), params)
     selected = Scaling(tuple(names[i] for i in keep), scaling.minimum[keep],
                        scaling.maximum[keep], scaling.mean[keep])
     return PageTypeModel(classes=classes, scaling=selected, coef=classifier.coef_,
                          intercept=classifier.intercept_, temperature=temperature,
-                         gate=fit_gate(z[labelled], y[labelled], names, scaling))
+                         gate=fit_gate(z[labelled], y[labelled], names, scaling, params))
 
 
 def trained(name: str) -> bool:
@@ -281,11 +255,12 @@ def trained(name: str) -> bool:
     return name in TRAINED_TAGS if family(name) == "tag" else name not in UNTRAINED
 
 
-def fit_pages(pages: Sequence[LabelledPage], rfe: bool = False) -> PageTypeModel:
+def fit_pages(pages: Sequence[LabelledPage], rfe: bool = False,
+              params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> PageTypeModel:
     """Train on parsed labelled pages."""
     rows = [{name: value for name, value in extract_features(page.doc).items() if trained(name)}
             for page in pages]
-    return fit_model(rows, [p.page_type for p in pages], [p.group for p in pages], rfe)
+    return fit_model(rows, [p.page_type for p in pages], [p.group for p in pages], rfe, params)
 
 
 def main(argv: list[str]) -> int:
@@ -295,7 +270,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("html_dir", type=Path, help="folder holding the labelled pages")
     parser.add_argument("--out", type=Path, required=True, help="model JSON to write")
     parser.add_argument("--rfe", action="store_true",
-                        help="select features by SVM-RFE first (seed 003; lower grouped-CV F1)")
+                        help="select features by SVM-RFE first (lower grouped-CV F1)")
     parser.add_argument("--articles", nargs=2, action="append", default=[], type=Path,
                         metavar=("GT_JSON", "HTML_DIR"),
                         help="also learn from an article set: ground truth id → {url?…}, pages "
@@ -308,8 +283,10 @@ def main(argv: list[str]) -> int:
     if unknown:
         print(f"unknown page types in labels: {sorted(unknown)}", file=sys.stderr)
         return 2
-    articles = [page for truth, folder in args.articles for page in load_articles(truth, folder)]
-    model = fit_pages(pages + articles, args.rfe)
+    params = PAGE_TYPE_TRAINING
+    articles = [page for truth, folder in args.articles
+                for page in load_articles(truth, folder, params)]
+    model = fit_pages(pages + articles, args.rfe, params)
     training = {
         "command": "python -m pipelines train-pagetype " + " ".join(argv),
         "date": date.today().isoformat(),
@@ -317,14 +294,14 @@ def main(argv: list[str]) -> int:
         "sites": len({p.group for p in pages}),
         "article_sets": [truth.parent.name for truth, _ in args.articles],
         "article_pages": len(articles),
-        "article_weight": ARTICLE_WEIGHT,
-        "urlless_article_weight": URLLESS_ARTICLE_WEIGHT,
+        "article_weight": params.article_weight,
+        "urlless_article_weight": params.urlless_article_weight,
         "version": MODEL_VERSION,
-        "classifier": f"LogisticRegression(C={CLASSIFIER_C}), multinomial, classes balanced by "
-                      "sample weight",
-        "selection": f"SVM-RFE, LinearSVC(C={SVM_C})" if args.rfe else "none",
-        "list_gate": f"LogisticRegression(C={GATE_C}, class_weight=balanced), "
-                     f"threshold {GATE_THRESHOLD}",
+        "classifier": f"LogisticRegression(C={params.classifier_c}), multinomial, classes "
+                      "balanced by sample weight",
+        "selection": f"SVM-RFE, LinearSVC(C={params.svm_c})" if args.rfe else "none",
+        "list_gate": f"LogisticRegression(C={params.gate_c}, class_weight=balanced), "
+                     f"threshold {params.gate_threshold}",
     }
     args.out.write_text(json.dumps(model.to_json(training), indent=1) + "\n", "utf-8")
     print(f"wrote {args.out}: {len(model.scaling.features)} features + list gate "

@@ -19,15 +19,12 @@ import tldextract
 
 from pipelines.document import Document
 from pipelines.lexicon import BLOG_PLATFORMS, HUB_DOMAINS
+from pipelines.params import PAGE_TYPE_TRAINING, PageTypeTrainingParams
 
 # The public suffix list shipped with tldextract: no download, the same answer on every run.
 _DOMAINS = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None,
                                  include_psl_private_domains=True,
                                  extra_suffixes=BLOG_PLATFORMS)
-# A domain holding this share of a page's absolute links (hubs left out) is taken as one of
-# the page's own: dragnet-dev's 400 pages make 220 groups (215 / 225 at 0.1 / 0.3); the
-# largest, 10 nytimes.com pages (docs/BENCHMARKS.md, page type, 2026-11-26).
-LINK_SITE_SHARE = 0.2
 _ARCHIVE = "web.archive.org"  # an archived page belongs to the site it archives
 _DECLARED = "//link[@rel='canonical']/@href | //meta[@property='og:url']/@content"
 
@@ -57,13 +54,14 @@ def site_keys(group: str) -> set[str]:
     return {registrable(part) or part for part in group.split()}
 
 
-def page_sites(doc: Document) -> set[str]:
+def page_sites(doc: Document,
+               params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> set[str]:
     """The domains a page without URL names as its own (see the module docstring)."""
     declared = {registrable(site_of(url) or "") for url in doc.tree.xpath(_DECLARED)}
     links = Counter(registrable(site_of(href) or "") for href in doc.tree.xpath("//a/@href"))
     linked = {d: n for d, n in links.items() if d and d not in HUB_DOMAINS}
     total = sum(linked.values())
-    return (declared | {d for d, n in linked.items() if n >= LINK_SITE_SHARE * total}) - {""}
+    return (declared | {d for d, n in linked.items() if n >= params.link_site_share * total}) - {""}
 
 
 def connected(keys: Sequence[set[str]]) -> list[int]:
@@ -84,10 +82,11 @@ def connected(keys: Sequence[set[str]]) -> list[int]:
     return [root(i) for i in range(len(keys))]
 
 
-def inferred_groups(docs: Sequence[Document]) -> list[str | None]:
+def inferred_groups(docs: Sequence[Document],
+                    params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> list[str | None]:
     """Site groups of pages without URL: pages connected by a common domain of `page_sites`
     form one group, named by all its domains; None for a page that names none."""
-    sites = [page_sites(doc) for doc in docs]
+    sites = [page_sites(doc, params) for doc in docs]
     component = connected(sites)
     domains: dict[int, set[str]] = {}
     for c, page in zip(component, sites, strict=True):

@@ -13,25 +13,26 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class NoiseFilterParams:
-    """S0 step 2 (seed 000): thresholds that drop link/form noise while linearising the DOM."""
+    """Node labelling: thresholds that drop link/form noise while linearising the DOM."""
 
     min_chars: int = 10  # T1
     max_links: int = 8  # T2: more links than this → link node (noise)
-    # T3: form characters / characters above this → form node. 0.8, not 0.5: on the S0
-    # held-out pages it keeps 0.981 of body chunks (0.973 at 0.5) and drops as much noise.
+    # T3: form characters / characters above this → form node (docs/DECISIONS-extraction.md,
+    # "Noise filter").
     form_char_ratio: float = 0.8
-    min_links: int = 0  # T4 (seed: "e.g. 0")
+    min_links: int = 0  # T4
     chars_per_link: float = 10.0  # T5
 
 
 @dataclass(frozen=True)
 class RecordMiningParams:
-    """S1 (seed 001): when two sibling subtrees are records of one list."""
+    """Record mining: when two sibling subtrees are records of one list, and which set is
+    the page's list."""
 
-    max_height_diff: int = 3  # seed: height difference < 3
-    max_size_diff_share: float = 0.30  # seed: node-count difference < 30 % of the total
-    min_similarity: float = 0.70  # seed: STM similarity in [0.7, 1.0]
-    # Not in the seed: bounds that keep mining linear on big pages (see docs/BENCHMARKS.md).
+    max_height_diff: int = 3  # height difference below this
+    max_size_diff_share: float = 0.30  # node-count difference below this share of the total
+    min_similarity: float = 0.70  # tree-matching similarity at least this
+    # Bounds that keep mining linear on big pages.
     max_record_nodes: int = 400  # larger subtrees are containers, never compared as records
     max_record_height: int = 30  # also keeps tree matching well inside Python's recursion limit
     sibling_window: int = 4  # each child is compared with the next few, not with all siblings
@@ -51,52 +52,37 @@ class RecordMiningParams:
 
 @dataclass(frozen=True)
 class TemplateDiffParams:
-    """S2 (seed 002): alignment of target and sibling feature trees."""
+    """Template diff: alignment of target and sibling feature trees, and block scoring."""
 
     substitution_threshold: float = 0.5  # Ts: matched pairs below it are candidate blocks
-    rank_points: tuple[int, int, int] = (5, 3, 1)  # seed: top three groups per metric
-    link_ratio_points: tuple[int, int, int] = (-5, -3, -1)  # seed: penalty for link ratio
-    close_score_margin: int = 2  # seed: "close" scores; ours: one rank step (5 vs 3)
-    max_dp_cells: int = 200_000  # not in the seed: bounds alignment time on huge pages
-    min_template_match: float = 0.5  # not in the seed: share of a cached template's text found
+    rank_points: tuple[int, int, int] = (5, 3, 1)  # top three groups per metric
+    link_ratio_points: tuple[int, int, int] = (-5, -3, -1)  # penalty for link ratio
+    close_score_margin: int = 2  # "close" scores: one rank step (5 vs 3)
+    max_dp_cells: int = 200_000  # bounds alignment time on huge pages
+    min_template_match: float = 0.5  # share of a cached template's text found, or re-learn
     image_chars: int = 300  # renderer-free area: an inline image covers about 300 characters
 
 
 @dataclass(frozen=True)
 class PageTypeParams:
-    """S3 (seed 003): below this calibrated confidence a page is stored as 'other', unless
+    """Page-type classification: below `min_confidence` a page is stored as 'other', unless
     list is the best candidate, or the second after 'other' (then 'list': a list stored as
     'other' is never revisited), or an article type is the best and 'other' is not second
     (then the best guess: a list read as an article and an article read as a list are each
     lost once, see pagetype.classify_page), or one block of prose dominates a page the
-    classifier calls list (then the best article type)."""
+    classifier calls list (then the best article type). Why these values:
+    docs/DECISIONS-extraction.md, "Unsure pages", "Prose-dominated pages" and "Unsure lists
+    keep their text"."""
 
-    # Model v6, grouped CV over fold seeds 0-4, mean macro-F1 / list precision at 0 (no floor) /
-    # 0.4 / 0.5 / 0.6: 0.918 / 0.916 / 0.921 / 0.907 and 0.997 / 0.992 / 0.983 / 0.967; 0.5
-    # kept (docs/BENCHMARKS.md, page type). Re-checked with v7's training at C 0.5 (its C 1.0
-    # was chosen after): macro-F1 0.914 / 0.921 / 0.909 at 0.4 / 0.5 / 0.6; 0.5 kept.
     min_confidence: float = 0.5
     # A page the classifier calls list goes to article extraction when one block holds this
     # many bytes of prose (UTF-8 without whitespace, see page_features.dominant_prose) and this
-    # share of its link-free text. Model v8, grouped CV over fold seeds 0-4: macro-F1 / list F1 /
-    # list precision stay 0.916 / 0.987 / 0.997 for share 0.55-0.7 at 800 bytes and for 600-1000
-    # bytes at share 0.6; article pages routed out of fold (article-bench + metadata-dev, of 481;
-    # 425.4 without the check) at share 0.55 / 0.6 / 0.65 / 0.7: 441.4 / 440.4 / 436.0 / 433.0,
-    # at 600 / 800 / 1000 bytes: 440.4 each. At share 0.5, or 300 bytes, a labelled list is lost
-    # (list F1 0.980). The labelled lists nearest the chosen point: a block of 533 bytes holding
-    # 0.9 (headline links and a footer text) and one of 2,768 bytes holding 0.54 (a shop
-    # category's description): 0.6 and 800 keep a margin from both. Held out, not used to
-    # choose: dragnet-dev 272 -> 293 of 400 to article extraction (0.55: 299, 0.65: 289).
+    # share of its link-free text.
     prose_block_bytes: int = 800
     prose_block_share: float = 0.6
     # A page the classifier calls list below this confidence keeps its main text too (an
     # article row beside its records, see process.extract): an article misread as a list keeps
-    # its body, an unsure list gains an article row of its list text. Model v9 out of fold,
-    # fold seeds 0-4 (docs/BENCHMARKS.md, page type, 2026-11-26): article pages that keep their
-    # body (article-bench of 181 / metadata-dev of 300 / dragnet-dev of 400) with no such
-    # extraction 174.6 / 281.8 / 347.2, at 0.7 174.6 / 287.4 / 375.0, at 0.8 176.0 / 292.6 /
-    # 390.6, at 0.9 177.8 / 297.8 / 397.8; labelled pages called list that gain an article row
-    # 0 / 5.6 / 12.8 / 20.0 (of 68 called list). Lists decided by a rule (URL, site) are sure.
+    # its body. Lists decided by a rule (URL, site) are sure.
     sure_list_confidence: float = 0.8
 
 

@@ -1,4 +1,4 @@
-"""Same-template sibling URLs (seed 002 step 2): pages a site renders with one template.
+"""Template diff: same-template sibling URLs, pages a site renders with one template.
 
 `url_pattern` reduces a URL to host + path shape: fixed words stay, while ids, dates,
 slugs and hashes become placeholders, and the query keeps only its sorted keys. Two

@@ -1,4 +1,4 @@
-"""S0 node-type labelling (seed 000): which text blocks of a page are title, author, time,
+"""Node labelling: which text blocks of a page are title, author, time,
 content, comment or other.
 
 `label_nodes(doc)` linearises the page with the T1–T5 noise filter, computes

@@ -1,4 +1,4 @@
-"""S0 step 3 features (seed 000): quantity, sign and layout of each block, plus its neighbours'.
+"""Node labelling features: quantity, sign and layout of each block, plus its neighbours'.
 
 Every feature is language-neutral or has Chinese and Western variants (date
 shapes, 作者/来源/发布时间 cues), so a model trained on English and German pages

@@ -1,8 +1,8 @@
-"""S0 steps 1–2 (seed 000): turn the DOM into a sequence of text blocks, dropping noise.
+"""Node labelling, steps 1–2: turn the DOM into a sequence of text blocks, dropping noise.
 
 A block is a non-inline element with its inline descendants' text merged in (cut
 at line breaks), so the sequence holds the leaves and the few levels just above
-them, as the seed asks. Characters (C), links (L) and form-control characters (F) of every
+them, as the method asks. Characters (C), links (L) and form-control characters (F) of every
 subtree come from one bottom-up pass; a top-down walk then skips subtrees that
 the T1–T5 rules call link or form noise and emits the surviving blocks.
 """
@@ -32,7 +32,7 @@ _SPACE = re.compile(r"\s+")
 
 
 class Kind(Enum):
-    """The seed's node types; LINK and FORM (and EMPTY) are noise and never emitted."""
+    """The method's node types; LINK and FORM (and EMPTY) are noise and never emitted."""
 
     TEXT = "text"
     LINK_TEXT = "link_text"
@@ -70,9 +70,9 @@ class Block:
 
 
 def classify(counts: Counts, params: NoiseFilterParams = NOISE_FILTER) -> Kind:
-    """Apply the seed's T1–T5 rules to one node counted with its descendants.
+    """Apply the T1–T5 rules to one node counted with its descendants.
 
-    A short unlinked node (a byline, a date) is text whatever T1 says: S0 must label it.
+    A short unlinked node (a byline, a date) is text whatever T1 says: node labelling must label it.
     Many links with long text between them (C/L ≥ T5) is text, not a link node: the
     rules are applied to whole subtrees, and an article container holds many links.
     """

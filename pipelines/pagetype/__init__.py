@@ -1,4 +1,4 @@
-"""Page-type identification (SPEC S3, seed 003): rules first, then a calibrated linear model.
+"""Page-type classification: rules first, then a calibrated linear model.
 
 `classify_page` is the one entry point the item pipelines call.
 """
@@ -20,10 +20,9 @@ __all__ = ["SiteRule", "classify_page"]
 
 FALLBACK_TYPE = "other"
 # A <head> that declares a publication date (article:published_time, pubdate, …) belongs to
-# an article: on the labelled pages 37 of 83 news and blog pages declare one and none of the
-# 89 lists, forum threads and others. Such a page never leaves the article route: article
-# pages with heavy navigation were read as lists on other sites (docs/BENCHMARKS.md). The
-# classifier routes only pages that declare none, so it is not trained on it (train.DECLARATIONS).
+# an article, so such a page never leaves the article route. The classifier routes only pages
+# that declare none, so it is not trained on it (training.pagetype.DECLARATIONS; figures in
+# docs/DECISIONS-extraction.md, "Declared publication date").
 DECLARES_PUBLICATION = "meta_published"
 
 
@@ -68,25 +67,16 @@ def classify_page(
       'other' page is cheap);
     - the best is an article type (news, blog, forum) and the second is not 'other':
       the best guess stands. Both article types: the page goes to article extraction
-      either way ('other' would file an article the model is sure of as a whole under
-      the wrong type: the demo site's blogs read news 0.44 / blog 0.36). Article before
-      list: a list read as an article and an article read as a list are each lost once,
-      so the likelier reading wins. With model v6, 'list' for any unsure page with list
-      second sent 21 of 881 held-out article pages to the list route, 14 of them with an
-      article type first, which now stay articles; in grouped CV (v6 training, fold seeds 0-4) list
-      F1 0.989 -> 0.992, list precision 0.983 -> 0.997, macro-F1 0.921 -> 0.919
-      (docs/BENCHMARKS.md, page type v7).
-    Grouped CV, model v6, five fold seeds: macro-F1 0.918 with no floor, 0.901 with the
-    floor alone, 0.920 with the list rescue, 0.921 with both (docs/BENCHMARKS.md).
+      either way. Article before list: a list read as an article and an article read as
+      a list are each lost once, so the likelier reading wins.
     A page whose head declares a publication date stays on the article route whatever
     the model says (see DECLARES_PUBLICATION); it takes the best article type.
     So does a page the classifier calls list whose prose sits in one dominant block
-    (`prose_block`, see _prose_dominates): the classifier, trained on the labelled sites,
-    sent old blog posts with heavy navigation, no URL and no declared date to record
-    mining (held-out dragnet-dev: 91 of 400 article pages; with the check 70, and grouped
-    CV unchanged; figures at params.PageTypeParams.prose_block_share). Checked only then:
-    it costs a Python step per prose piece.
-    The two best guesses stay in `candidates`.
+    (`prose_block`, see _prose_dominates): old blog posts with heavy navigation, no URL
+    and no declared date otherwise go to record mining. Checked only then: it costs a
+    Python step per prose piece.
+    The two best guesses stay in `candidates`. Figures for each rule:
+    docs/DECISIONS-extraction.md, "Unsure pages" and "Prose-dominated pages".
     """
     matched = match_rule(doc.url, site_rules)
     if matched is not None:

@@ -1,26 +1,23 @@
-"""Page features of SPEC S3, read off the parsed, cleaned tree with a few C-level lxml calls.
+"""Page features of page-type classification, read off the cleaned tree in a few lxml calls.
 
 A Python loop over every element costs about the whole budget, so the scan asks
 libxml2 for what it needs in bulk: the body text serialised once (as UTF-8 bytes,
 libxml2's own form), the non-blank text pieces inside links (one XPath; they also
 count the links), the hrefs only for the profile-link features, XPath counts for
 the two most common tags and one tag-filtered iter for the other counted tags and
-the few form-like elements whose text SPEC S3 ignores. Regexes over the page text
+the few form-like elements whose text is not visible page text. Regexes over the page text
 start with a literal (":", "#", "19"/"20") so the regex engine skips between
 candidates in C. Only the features the model names are computed (by family; post
 features one by one). Lengths are UTF-8 bytes without whitespace, which weighs a
 Chinese character about like a short English word, so thresholds do not depend on
 language. Counts enter as log(1 + n) and shares as their square root (a variance-
 stabilising transform: tag shares are heavy-tailed, most pages near 0, and min-max
-scaling otherwise squeezes them together; grouped-CV macro-F1 +0.02 over five fold
-seeds), so one huge page does not dominate scaling. Feature names start with their
-family (txt, head, meta, tag, lst, post): SVM-RFE (`train-pagetype --rfe`) selects per
-family first.
+scaling otherwise squeezes them together), so one huge page does not dominate scaling.
+Feature names start with their family (txt, head, meta, tag, lst, post): SVM-RFE
+(`train-pagetype --rfe`) selects per family first.
 
-Dropped by grouped-CV ablation (docs/BENCHMARKS.md, page type): the seed's
-visible-text type words and punctuation/sentence statistics (one regex pass over
-the lower-cased text, most of the former cost, no macro-F1 gain) and the href
-keyword shares (macro-F1 equal or better without them).
+Not computed, for no gain in their cost (docs/DECISIONS-extraction.md, "Page features"):
+visible-text type words, punctuation and sentence statistics, href keyword shares.
 """
 
 from __future__ import annotations
@@ -66,15 +63,15 @@ _PAGE_NUMBER = re.compile(r"\n[^\S\n]*\d{1,3}(?=[^\S\n]*\n)")
 
 # Non-blank text nodes inside links, in document order. One `descendant::a/descendant::text()`
 # step makes libxml2 check every link's texts against all found before (quadratic); child
-# steps skip that check, so only text under elements nested in links pays it (-30 % here).
+# steps skip that check, so only text under elements nested in links pays it.
 _LINK_TEXT = etree.XPath("descendant::a/text()[normalize-space()]"
                          " | descendant::a/*/descendant::text()[normalize-space()]",
                          smart_strings=False)
 # The two most common tags (about 190 div and 110 li a page) are counted by libxml2, with
-# no Python object per element: 0.6 M fewer instructions a page than in the tag iter.
+# no Python object per element, cheaper than in the tag iter.
 _BULK_TAGS = {tag: etree.XPath(f"count(descendant::{tag})") for tag in ("div", "li")}
 _HREFS = etree.XPath("descendant::a/@href", smart_strings=False)
-# Elements below the root (the root is added): descendant-or-self costs libxml2 18x more here.
+# Elements below the root (the root is added): descendant-or-self costs libxml2 far more.
 _ELEMENTS = etree.XPath("count(descendant::*)")
 
 
@@ -106,12 +103,12 @@ def weight(data: bytes, text: str | None = None) -> int:
 
     Deleting ASCII whitespace is one C pass (cheaper than splitting the text or
     counting each space character in it). `text` is `data` decoded, when the caller
-    has it: the link text is, which saves decoding it again (0.026 M instructions a page).
+    has it: the link text is, which saves decoding it again.
     """
     kept = len(data.translate(None, _ASCII_SPACE))
     if data.isascii():  # no wide spaces possible
         return kept
-    # Decoding and counting characters is 2x faster than searching the two-byte and
+    # Decoding and counting characters is faster than searching the two-byte and
     # three-byte sequences, whose bytes are common inside CJK text.
     text = data.decode("utf-8") if text is None else text
     return kept - sum(text.count(space) * size for space, size in _WIDE_SPACES)
@@ -131,9 +128,8 @@ class _Head(NamedTuple):
 
 
 def _read_head(head: html.HtmlElement | None) -> _Head:
-    """One pass over the few dozen children of <head> (measured a little cheaper than the
-    four XPath queries it replaces: 0.02 M instructions a page). Each tag and attribute
-    is read once: lxml builds a new string per read (-10 % CPU time here)."""
+    """One pass over the few dozen children of <head> (cheaper than four XPath queries).
+    Each tag and attribute is read once: lxml builds a new string per read."""
     texts, names, og_type, pagers = [], [], "", 0
     for child in head if head is not None else ():
         tag = child.tag
@@ -177,10 +173,9 @@ class PageScan:
         and the text holders; tags are read once and tallied in C."""
         elements = list(self.root.iter(*self.tags.difference(_BULK_TAGS), *_HOLDER_SCOPE))
         tags = list(map(_TAG, elements))
-        # Holders and heads are a few of the ~180 elements: picked in C, not in a Python loop
-        # over all (0.02 M fewer instructions a page, callgrind). A holder is outermost when
-        # none of them is its ancestor: a set test on its ancestors, where iterancestors with
-        # the scope's 18 tags cost lxml 35 k instructions a call to set up (-0.2 M a page).
+        # Holders and heads are a few of the elements: picked in C, not in a Python loop over
+        # all. A holder is outermost when none of them is its ancestor: a set test on its
+        # ancestors (iterancestors filtered by the scope's tags is dear to set up per call).
         scope = list(compress(elements, map(_HOLDER_SCOPE.__contains__, tags)))
         inside = set(scope)
         holders = [el for el in scope
@@ -209,7 +204,7 @@ class PageScan:
 
     @cached_property
     def hidden_text(self) -> bytes:
-        """Text under SPEC's ignored tags (forms, buttons…): subtracted from every text figure."""
+        """Text under the ignored tags (forms, buttons…): subtracted from every text figure."""
         return b"\n".join(map(_text_bytes, self._walk.holders))
 
     @cached_property
@@ -226,7 +221,7 @@ class PageScan:
         """Text nodes inside links, whitespace-only ones left out by libxml2.
 
         Still the dearest single call (see _LINK_TEXT), yet a Python loop over the links
-        (itertext per link) measured 35 % slower in CPU time.
+        (itertext per link) is slower.
         """
         return _LINK_TEXT(self.body)
 
@@ -270,7 +265,7 @@ def _longest_run(scan: PageScan) -> int:
     find = text.find
     # The longest gaps between pieces so far, a min-heap of (size, start) filled in the
     # search loop: one comparison a piece instead of a list of gaps and nlargest's Python
-    # loop over them (-0.26 M instructions a page, callgrind). A later gap as long as the
+    # loop over them. A later gap as long as the
     # shortest kept one ranks above it: it starts later.
     gaps = [(-1, -1)] * scan.params.run_candidates
     for piece in scan.link_bytes:
@@ -293,7 +288,7 @@ def _headlines(scan: PageScan) -> int:
     """Link texts of at least `headline_bytes` once stripped (of Unicode whitespace).
 
     Stripping only shortens a text, so only pieces that long unstripped are stripped
-    and re-encoded: 80 % of link pieces are shorter (labelled pages).
+    and re-encoded: most link pieces are shorter.
     """
     heavy = scan.params.headline_bytes.__le__
     long_enough = compress(scan.link_pieces, map(heavy, map(len, scan.link_bytes)))
@@ -339,11 +334,10 @@ def dominant_prose(scan: PageScan) -> Prose:
     An article keeps its text in one block, however much navigation surrounds it; a list
     spreads its snippets over repeated records, one block each (a blog front page: one per
     post). It costs about what the features cost (libxml2 reads every text node, then a
-    Python step per prose piece: 3.1 M instructions a page on the labelled pages that reach
-    it), so classify_page asks only on pages the classifier calls list. Text under links
-    and SPEC S3's ignored tags is not prose. The share's denominator is the page's link-free
-    text, or the prose found when that is smaller (a page inside one <form>, whose text
-    SPEC S3 ignores).
+    Python step per prose piece), so classify_page asks only on pages the classifier calls
+    list. Text under links and the ignored tags is not prose. The share's denominator is
+    the page's link-free text, or the prose found when that is smaller (a page inside one
+    <form>, whose text is ignored).
     """
     blocks: Counter[html.HtmlElement] = Counter()
     for piece in _prose_text(scan.params.prose_min_chars)(scan.body):
@@ -399,10 +393,8 @@ def _meta_features(scan: PageScan) -> dict[str, float]:
     """What the page says it is in <head> meta tags: publishing dates, author, og:type.
 
     A page without og:type gets no og features (absent: the training mean, no evidence),
-    not "neither article nor website": 12 of the 13 labelled `other` pages and 6 of the 28
-    blogs have none, so a 0 taught "no og:type, no blog", which sent old blog pages of
-    other sites to `other` (grouped CV, fold seeds 0-4: held-out dragnet-dev routes 254 ->
-    272 of 400 to article extraction, macro-F1 0.919 -> 0.916; docs/BENCHMARKS.md, v8).
+    not "neither article nor website": a 0 taught "no og:type, no blog", which sent old
+    blog pages of other sites to `other` (docs/DECISIONS-extraction.md, "Page features").
     """
     names = scan.head.meta_names
     features = {f"meta_{key}": float(any(w in names for w in words))
@@ -432,7 +424,7 @@ class _Plan(NamedTuple):
 def _plan(names: frozenset[str] | None) -> _Plan:
     """The families, post features and tags `names` asks for (all for None).
 
-    Cached per name set: deciding it again for every page cost 0.19 M instructions (callgrind).
+    Cached per name set: deciding it again for every page is measurable work.
     """
     def want(name: str) -> bool:
         return names is None or name in names

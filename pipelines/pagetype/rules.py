@@ -1,4 +1,5 @@
-"""Step 1 of SPEC S3: URL rules, each naming exactly one page type; the first match decides.
+"""Page-type classification, step 1: URL rules, each naming exactly one page type; the first
+match decides.
 
 Per-site rules (from the `Source` row) come first and override the built-ins.
 Built-ins are kept only when they are precise on labelled pages

@@ -1,7 +1,8 @@
-"""URL features of SPEC S3: depth, host dots, a real date, type keywords and their depth score.
+"""URL features of page-type classification: depth, host dots, a real date, type keywords and
+their depth score.
 
-The URL string is the URL without its scheme and without a trailing "/" (seed 003,
-claim 3); level 1 of the depth score is the host.
+The URL string is the URL without its scheme and without a trailing "/"; level 1 of the
+depth score is the host.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from urllib.parse import urlsplit
 from pipelines.lexicon import TYPE_CLASSES, URL_KEYWORDS
 from pipelines.params import PAGE_FEATURES, PageFeatureParams
 
-# The seed's ten date shapes (YYYY-MM-DD … YYYY_MM/DD), each bounded by non-digits, and
-# YYYY_MM_DD (Chinese portals, e.g. guancha.cn's 2019_09_07_516923.shtml: three news pages
-# of one site read as lists without it; grouped CV list precision 0.921 -> 0.955).
+# The method's ten date shapes (YYYY-MM-DD … YYYY_MM/DD), each bounded by non-digits, and
+# YYYY_MM_DD (Chinese portals, e.g. guancha.cn's 2019_09_07_516923.shtml; see
+# docs/DECISIONS-extraction.md, "URL date shapes").
 _DATE_SHAPES = tuple(
     re.compile(r"(?<!\d)(\d{4})" + shape + r"(?!\d)")
     for shape in (
@@ -35,7 +36,7 @@ _WORD = re.compile(r"[a-z]{2,}")
 
 
 def url_string(url: str) -> str:
-    """The seed's URL string: lower-cased, scheme and trailing "/" removed."""
+    """The URL string: lower-cased, scheme and trailing "/" removed."""
     return _SCHEME.sub("", url.strip().lower()).rstrip("/")
 
 
@@ -53,12 +54,11 @@ def is_real_date(year: str, month: str, day: str,
 
 
 def has_valid_date(text: str, params: PageFeatureParams = PAGE_FEATURES) -> bool:
-    """True when any of the seed's date shapes in `text` is a real date.
+    """True when any of the date shapes in `text` is a real date.
 
     Every shape starts with a year, which must be 19xx or 20xx and follow no digit: an
-    ASCII URL without one skips the eleven shape scans (402 of the 615 labelled and
-    article-set URLs; CPU time 29 -> 11 µs a URL). Other URLs may spell a year in other
-    digits ("２０１９"), which the shapes and int() accept.
+    ASCII URL without one skips the eleven shape scans (most URLs). Other URLs may spell a
+    year in other digits ("２０１９"), which the shapes and int() accept.
     """
     if text.isascii() and not _YEAR.search(text):
         return False
@@ -72,7 +72,7 @@ def has_valid_date(text: str, params: PageFeatureParams = PAGE_FEATURES) -> bool
 def keyword_score(levels: list[str], keywords: tuple[str, ...]) -> float:
     """Depth-weighted keyword score: level j of D weighs 2j / (D(D+1)), so weights sum to 1.
 
-    The seed's formula is garbled in the source text; deeper levels weighing more
+    The method's formula is garbled in its description; deeper levels weighing more
     matches its intent that a keyword's position matters (the leaf names the page).
     """
     depth = len(levels)

@@ -1,4 +1,4 @@
-"""Record mining on list pages (SPEC S1, seed 001): similar sibling subtrees become records.
+"""Record mining on list pages: similar sibling subtrees become records.
 
 annotate (tree_stats) → candidate sets (regions, via tree_match) → main set (choose)
 → template and fields (template, fields); next_page finds the pager link.

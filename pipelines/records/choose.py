@@ -1,6 +1,6 @@
-"""Choose the page's main record set among the candidates (seed 001, step 3).
+"""Record mining: choose the page's main record set among the candidates.
 
-The seed chooses "by position and size". Size is the text the records hold; what
+The method chooses "by position and size". Size is the text the records hold; what
 separates the main list from menus, 'most read' boxes, tag clouds and pagination is
 how the records read: each record carries a link with a real title (not a menu word
 or a page number), is one item rather than a container of items, and does not sit

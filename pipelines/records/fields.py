@@ -1,9 +1,9 @@
 """Turn a chosen record set into RecordData: title, absolute URL, date, snippet, extras.
 
-Slots of the aligned template are classified once for the whole set (seed 001,
-step 5): the title is the link slot with the longest text, the date the slot where
-dates parse, the snippet a long plain-text slot; other varying slots become extra
-fields, named by the fixed marker before them, a table header, or their class.
+Slots of the aligned template are classified once for the whole set: the title is the
+link slot with the longest text, the date the slot where dates parse, the snippet a long
+plain-text slot; other varying slots become extra fields, named by the fixed marker before
+them, a table header, or their class.
 """
 
 from __future__ import annotations

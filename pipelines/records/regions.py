@@ -1,8 +1,8 @@
-"""Candidate record sets: groups of similar sibling subtrees (seed 001, steps 2–3; MDR).
+"""Record mining: candidate record sets, groups of similar sibling subtrees (as MDR).
 
 Each child is compared with the next few siblings only, so a 2,000-item list costs a few
-thousand cached comparisons. Similar pairs are merged into groups (seed: groups that
-share a subtree merge). A repeating period of several different siblings (dt + dd,
+thousand cached comparisons. Similar pairs are merged into groups (groups that share
+a subtree merge). A repeating period of several different siblings (dt + dd,
 h2 + p + div) becomes one record spanning them, as MDR's generalised nodes. Groups
 under similar parents (one list split into several <ul>) are merged into one set.
 """

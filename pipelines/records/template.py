@@ -1,4 +1,4 @@
-"""Field template of a record set by pairwise alignment (seed 001, step 4).
+"""Record mining: the field template of a record set, by pairwise alignment.
 
 A record becomes a sequence of text leaves keyed by their tag path. Records are aligned
 in pairs and each pair keeps what both share (the path, and the text when it is the

@@ -1,4 +1,4 @@
-"""Simple Tree Matching (Yang 1991) with cheap pruning and memoisation (seed 001, step 2).
+"""Record mining: Simple Tree Matching (Yang 1991) with cheap pruning and memoisation.
 
 STM counts the nodes of the largest top-down alignment of two trees in which matched
 nodes carry the same tag. It depends only on the trees' tag structure, so results are
@@ -15,7 +15,8 @@ from pipelines.records.tree_stats import TreeStats
 
 
 class TreeMatcher:
-    """Similarity of sibling subtrees under the seed's three conditions, with a shared cache."""
+    """Similarity of sibling subtrees under record mining's three conditions, with a shared
+    cache."""
 
     def __init__(self, stats: TreeStats, params: RecordMiningParams = RECORD_MINING) -> None:
         self.stats = stats
@@ -47,7 +48,7 @@ class TreeMatcher:
         return previous[-1]
 
     def plausible(self, a: HtmlElement, b: HtmlElement) -> bool:
-        """The seed's first test: same tag, close heights, close node counts, size cap."""
+        """The first test: same tag, close heights, close node counts, size cap."""
         size_a, size_b = self.stats.size[a], self.stats.size[b]
         return (
             a.tag == b.tag
@@ -62,5 +63,5 @@ class TreeMatcher:
         return 2 * self.stm(a, b) / (self.stats.size[a] + self.stats.size[b])
 
     def similar(self, a: HtmlElement, b: HtmlElement) -> bool:
-        """Both seed tests: the cheap structural one first, then tree matching."""
+        """Both tests: the cheap structural one first, then tree matching."""
         return self.plausible(a, b) and self.similarity(a, b) >= self.params.min_similarity

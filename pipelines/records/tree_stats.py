@@ -1,4 +1,4 @@
-"""Per-node subtree statistics, computed in one bottom-up pass (seed 001, step 3).
+"""Record mining: per-node subtree statistics, computed in one bottom-up pass.
 
 Every later step (pruning before tree matching, choosing the main list) reads these
 numbers instead of re-walking subtrees, which keeps record mining linear in page size.

@@ -1,4 +1,4 @@
-"""Template-diff denoising with a same-template sibling page (SPEC S2, seed 002).
+"""Template diff: denoising with a same-template sibling page.
 
 `denoise_with_sibling` aligns the target's feature tree with a sibling's and returns
 what both share (template blocks, to exclude from extraction), the best-scoring

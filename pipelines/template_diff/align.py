@@ -1,6 +1,6 @@
-"""Maximum-similarity alignment of two feature trees (seed 002 step 4–5).
+"""Template diff: maximum-similarity alignment of two feature trees.
 
-The seed runs one LCS-style programme over the level-order sequences, scoring cells
+The method runs one LCS-style programme over the level-order sequences, scoring cells
 with a node similarity that is 0 whenever the two parents are not similar (rule 4).
 Within a level, non-zero cells therefore only occur between children of parent pairs
 matched one level up, and those pairs are in order: the level's programme splits
@@ -23,7 +23,7 @@ DIAGONAL, UP, LEFT = 0, 1, 2
 
 
 def node_similarity(a: FeatureNode, b: FeatureNode) -> float:
-    """CompareTwoCNode, seed rules 1–3 and 5–7; rule 4 (parents) is enforced by align_trees."""
+    """CompareTwoCNode, rules 1–3 and 5–7; rule 4 (parents) is enforced by align_trees."""
     if a.tag != b.tag:  # rule 1; it also settles rule 3 (only one of them is body)
         return 0.0
     if a.tag == "body":  # rule 2: the roots always match
@@ -46,7 +46,7 @@ def choose_direction(diagonal: float, up: float, left: float) -> int:
 def lcs_align(targets: Sequence[FeatureNode], siblings: Sequence[FeatureNode]) -> list[int | None]:
     """For each target node, the index of its diagonal partner in `siblings`, or None.
 
-    Columns are the target, rows the sibling, as in the seed: a left step is a
+    Columns are the target, rows the sibling, as in the method: a left step is a
     target-only node (deletion), an up step a sibling-only node (ignored).
     """
     n, m = len(targets), len(siblings)

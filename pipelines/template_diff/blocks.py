@@ -1,4 +1,4 @@
-"""From an alignment to blocks (seed 002 steps 5–6): template blocks and the main content.
+"""Template diff: from an alignment to blocks, template blocks and the main content.
 
 Template blocks are the largest target subtrees in which every node matched the
 sibling: the parts both pages share. Candidate blocks (deletions and weak
@@ -62,7 +62,7 @@ def candidate_groups(nodes: list[FeatureNode], candidates: list[int]) -> list[li
 
 @dataclass(frozen=True)
 class BlockMetrics:
-    """The seed's six measures of a candidate group (area without a renderer)."""
+    """The six measures of a candidate group (area without a renderer)."""
 
     text_length: int
     area: int
@@ -99,7 +99,7 @@ def block_metrics(nodes: list[FeatureNode], group: list[int],
 def score_groups(
     metrics: list[BlockMetrics], params: TemplateDiffParams = TEMPLATE_DIFF
 ) -> list[int]:
-    """Points per group: per metric, the top three non-zero values earn the seed's points."""
+    """Points per group: per metric, the top three non-zero values earn points."""
     scores = [0] * len(metrics)
     for name in BlockMetrics.__dataclass_fields__:
         points = params.link_ratio_points if name == "link_ratio" else params.rank_points

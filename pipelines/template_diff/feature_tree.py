@@ -1,12 +1,12 @@
-"""Feature trees (seed 002 step 3): the page reduced to what template matching compares.
+"""Template diff: feature trees, the page reduced to what template matching compares.
 
 A feature node keeps tag, id, class and depth, plus renderer-free stand-ins for the
-seed's layout box: `position` (index among siblings, for left/top), `breadth` (child
+method's layout box: `position` (index among siblings, for left/top), `breadth` (child
 count, for width) and `mass` (log2 of text length, for height). A *content* node is a
 text-bearing leaf at block level — it has text of its own or only inline children —
 and carries a digest of its normalised HTML; the tree does not descend into it. Every
 other element is a *structure* node. Nodes are stored in level order, so the list is
-the seed's level-order sequence.
+the level-order sequence the alignment reads.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ class FeatureNode:
     children: list[int] = field(default_factory=list)
 
     def features(self) -> tuple[str, str, int, int, int, int]:
-        """The features compared between two structure nodes (seed rule 7)."""
+        """The features compared between two structure nodes (rule 7)."""
         return (self.id, self.cls, self.depth, self.position, self.breadth, self.mass)
 
 

@@ -1,7 +1,7 @@
 """The labelled pages the labeller learns from and is benchmarked on, and their site split.
 
-Three data sets (see shared/data/README.md): dragnet-dev (body and comments),
-article-bench (body) and metadata-dev (title, author, date and body excerpts).
+The data sets named in SOURCES (see shared/data/README.md), one with body and comments,
+one with the body, one with title, author, date and body excerpts.
 Pages are grouped by site, and a site is held out wholly or not at all.
 """
 

@@ -1,4 +1,4 @@
-"""`python -m pipelines train-labeller`: learn the S0 CRF with crfsuite, ship it as JSON.
+"""`python -m pipelines train-labeller`: the node labeller's CRF, learnt by crfsuite, as JSON.
 
 crfsuite (L-BFGS with elastic-net penalty) learns the weights on the training
 sites; the exported, pruned weights go to node_labeller.json, and our Viterbi on
@@ -30,7 +30,7 @@ Sequences = list[tuple[list[dict[str, float]], list[str]]]
 def _arguments(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m pipelines train-labeller")
     parser.add_argument("--data", type=Path, default=Path("../shared/data"),
-                        help="folder holding dragnet-dev, article-bench and metadata-dev")
+                        help="folder holding the data sets of training.corpus.SOURCES")
     parser.add_argument("--out", type=Path, default=MODEL_PATH,
                         help="model JSON to write (default: the shipped model)")
     defaults = LABELLER_TRAINING

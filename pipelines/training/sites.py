@@ -1,7 +1,7 @@
 """Which site a training page belongs to, so that grouped cross-validation never puts one
 site on both sides.
 
-A page with a URL belongs to its host (`site_of`). A page without one (dragnet-dev's)
+A page with a URL belongs to its host (`site_of`). A page without one
 is placed by the sites its HTML names: the registrable domain of its `<link rel=canonical>` or
 `og:url`, and of any host holding a good share of its absolute links (hubs left out). Pages
 naming a common domain are one group (`connected`), so a site whose pages name it in

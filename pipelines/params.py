@@ -1,9 +1,9 @@
-"""Every tunable parameter of the methods in SPEC.md, in one place.
+"""Every tunable number of the extraction package, in one place, one section per part.
 
-Each default is the seed document's value where the seed gives one; where we ship
-another value, the comment names the benchmark figure (docs/BENCHMARKS.md) that
-chose it. Algorithms take these objects as arguments with these defaults, so a
-benchmark can sweep them without editing code.
+Algorithms take these frozen dataclasses as a `params` argument defaulting to the
+module-level instance, so a benchmark can sweep them without editing code. Why a value
+was chosen: docs/DECISIONS.md (article route) and docs/DECISIONS-extraction.md (page type,
+records, template diff, node labelling).
 """
 
 from __future__ import annotations

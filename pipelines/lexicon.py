@@ -352,7 +352,7 @@ HEAD_WORDS: dict[str, tuple[str, ...]] = {
 TYPE_CLASSES = ("news", "forum", "blog", "list")
 
 # Names (property, name, itemprop) of <meta> tags in <head>, per meta feature: publishing
-# software dates the page it publishes (see docs/DECISIONS-extraction.md, "Declared
+# software dates the page it publishes (see docs/DECISIONS.md, "Declared
 # publication date").
 META_NAME_WORDS: dict[str, tuple[str, ...]] = {
     "published": ("published", "pubdate"),

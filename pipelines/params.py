@@ -2,7 +2,7 @@
 
 Algorithms take these frozen dataclasses as a `params` argument defaulting to the
 module-level instance, so a benchmark can sweep them without editing code. Why a value
-was chosen: docs/DECISIONS.md (article route) and docs/DECISIONS-extraction.md (page type,
+was chosen: docs/DECISIONS.md (article route) and docs/DECISIONS.md (page type,
 records, template diff, node labelling).
 """
 
@@ -17,7 +17,7 @@ class NoiseFilterParams:
 
     min_chars: int = 10  # T1
     max_links: int = 8  # T2: more links than this → link node (noise)
-    # T3: form characters / characters above this → form node (docs/DECISIONS-extraction.md,
+    # T3: form characters / characters above this → form node (docs/DECISIONS.md,
     # "Noise filter").
     form_char_ratio: float = 0.8
     min_links: int = 0  # T4
@@ -71,7 +71,7 @@ class PageTypeParams:
     (then the best guess: a list read as an article and an article read as a list are each
     lost once, see pagetype.classify_page), or one block of prose dominates a page the
     classifier calls list (then the best article type). Why these values:
-    docs/DECISIONS-extraction.md, "Unsure pages", "Prose-dominated pages" and "Unsure lists
+    docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages" and "Unsure lists
     keep their text"."""
 
     min_confidence: float = 0.5
@@ -274,7 +274,7 @@ class PageFeatureParams:
     headline_bytes: int = 24  # link text this heavy reads as a headline (8 CJK chars)
     run_candidates: int = 5  # longest raw gaps re-weighed to find the longest link-free run
     # a text node this long (characters) is prose; shorter ones are menu items and labels.
-    # See docs/DECISIONS-extraction.md, "Prose-dominated pages".
+    # See docs/DECISIONS.md, "Prose-dominated pages".
     prose_min_chars: int = 20
 
 
@@ -294,7 +294,7 @@ PAGE_TYPE_MODEL = PageTypeModelParams()
 @dataclass(frozen=True)
 class PageTypeTrainingParams:
     """Page-type training (pipelines.training.pagetype, `train-pagetype`). Why these values:
-    docs/DECISIONS-extraction.md, "Page-type training"."""
+    docs/DECISIONS.md, "Page-type training"."""
 
     classifier_c: float = 1.0  # logistic regression regularisation
     logistic_max_iter: int = 5000  # the classifier's and the gate's solver

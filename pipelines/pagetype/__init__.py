@@ -22,7 +22,7 @@ FALLBACK_TYPE = "other"
 # A <head> that declares a publication date (article:published_time, pubdate, …) belongs to
 # an article, so such a page never leaves the article route. The classifier routes only pages
 # that declare none, so it is not trained on it (training.pagetype.DECLARATIONS; figures in
-# docs/DECISIONS-extraction.md, "Declared publication date").
+# docs/DECISIONS.md, "Declared publication date").
 DECLARES_PUBLICATION = "meta_published"
 
 
@@ -76,7 +76,7 @@ def classify_page(
     and no declared date otherwise go to record mining. Checked only then: it costs a
     Python step per prose piece.
     The two best guesses stay in `candidates`. Figures for each rule:
-    docs/DECISIONS-extraction.md, "Unsure pages" and "Prose-dominated pages".
+    docs/DECISIONS.md, "Unsure pages" and "Prose-dominated pages".
     """
     matched = match_rule(doc.url, site_rules)
     if matched is not None:

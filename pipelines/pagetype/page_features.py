@@ -16,7 +16,7 @@ scaling otherwise squeezes them together), so one huge page does not dominate sc
 Feature names start with their family (txt, head, meta, tag, lst, post): SVM-RFE
 (`train-pagetype --rfe`) selects per family first.
 
-Not computed, for no gain in their cost (docs/DECISIONS-extraction.md, "Page features"):
+Not computed, for no gain in their cost (docs/DECISIONS.md, "Page features"):
 visible-text type words, punctuation and sentence statistics, href keyword shares.
 """
 
@@ -394,7 +394,7 @@ def _meta_features(scan: PageScan) -> dict[str, float]:
 
     A page without og:type gets no og features (absent: the training mean, no evidence),
     not "neither article nor website": a 0 taught "no og:type, no blog", which sent old
-    blog pages of other sites to `other` (docs/DECISIONS-extraction.md, "Page features").
+    blog pages of other sites to `other` (docs/DECISIONS.md, "Page features").
     """
     names = scan.head.meta_names
     features = {f"meta_{key}": float(any(w in names for w in words))

@@ -18,7 +18,7 @@ from pipelines.params import PAGE_FEATURES, PageFeatureParams
 
 # The method's ten date shapes (YYYY-MM-DD … YYYY_MM/DD), each bounded by non-digits, and
 # YYYY_MM_DD (Chinese portals, e.g. guancha.cn's 2019_09_07_516923.shtml; see
-# docs/DECISIONS-extraction.md, "URL date shapes").
+# docs/DECISIONS.md, "URL date shapes").
 _DATE_SHAPES = tuple(
     re.compile(r"(?<!\d)(\d{4})" + shape + r"(?!\d)")
     for shape in (

@@ -3,7 +3,7 @@
 Normalise every feature (min/max/mean), train a linear model, calibrate it. The classifier
 is an L2 logistic regression over every trained feature (see TRAINED_TAGS). SVM-RFE feature
 selection (per family, then over the union) is kept behind `--rfe`: on the labelled pages it
-costs macro-F1 (docs/DECISIONS-extraction.md, "Page-type training"). The softmax
+costs macro-F1 (docs/DECISIONS.md, "Page-type training"). The softmax
 temperature is fitted on out-of-fold decision values grouped by site, so the confidence
 means what it says on sites the model has not seen. The list gate (see model.py) is a
 logistic model over the fixed structural features GATE_URL_FEATURES and lst_*.
@@ -48,13 +48,13 @@ GATE_URL_FEATURES = ("url_index_leaf", "url_leaf_digits", "url_leaf_words", "url
                      "url_has_date", "url_kw_list", "url_depth")
 # Features the model is trained on: every one extract_features computes but those that cost
 # more than they give (tag shares beyond these, profile links, the URL keyword depth scores;
-# docs/DECISIONS-extraction.md, "Trained features").
+# docs/DECISIONS.md, "Trained features").
 TRAINED_TAGS = frozenset(f"tag_{t}" for t in (
     "blockquote", "br", "cite", "dd", "div", "dt", "em", "figcaption", "form", "h1", "header",
     "img", "label", "li", "link", "meta", "p", "select", "ul"))
 # A page whose head declares a publication date (DECLARES_PUBLICATION) goes to the article
 # route whatever the classifier says, so the classifier routes only pages that declare none
-# and is not trained on the declarations (docs/DECISIONS-extraction.md, "Declared
+# and is not trained on the declarations (docs/DECISIONS.md, "Declared
 # publication date").
 DECLARATIONS = frozenset((DECLARES_PUBLICATION, "meta_modified"))
 UNTRAINED = frozenset(("post_clock_times", "post_user_links", "post_user_link_share",
@@ -224,7 +224,7 @@ def fit_model(rows: Sequence[dict[str, float]], labels: Sequence[str],
     """Normalise, (with `rfe`: select,) train and calibrate on feature rows; fit the list gate.
     ARTICLE rows (see `fit_classifier`) train the classifier only; scaling, selection and the
     gate see labelled rows alone: with them, the gate learnt the article sets' URL shapes
-    (docs/DECISIONS-extraction.md, "Page-type training")."""
+    (docs/DECISIONS.md, "Page-type training")."""
     y, group_array = np.array(labels), np.array(groups)
     labelled = y != ARTICLE
     weights = np.array([1.0 if kept else article_weight(row, params)

@@ -20,9 +20,9 @@ from bench.crawl import _drop_database, _fresh_database
 from crawler.demosite import DemoServer
 from models.db import session_factory
 from models.store import save_pages
+from models.stored import FetchFacts, stored_page
 from pipelines.document import load_document
 from pipelines.process import process_document
-from pipelines.stored import FetchFacts, stored_page
 
 
 def demo_records() -> list[dict[str, Any]]:

@@ -1,16 +1,18 @@
 """`python -m crawler COMMAND`: demo (crawl the local demo site), migrate (create/upgrade the
-schema), schedule (push due sources to the shared Redis frontier)."""
+schema), schedule (push due sources to the shared Redis frontier), replay-spill (write
+journalled items a crawl could not store)."""
 
 from __future__ import annotations
 
 import sys
 
-from pipelines.subcommands import dispatch
+from pipelines import dispatch
 
 COMMANDS = {
     "demo": ("crawler.demo", "main", "serve the demo site, crawl it, print a summary"),
     "migrate": ("crawler.migrate", "main", "bring the database schema to the latest version"),
     "schedule": ("crawler.cluster.schedule", "main", "start runs of due sources (Redis mode)"),
+    "replay-spill": ("models.persist", "replay_main", "write spilled items to the database"),
 }
 
 

@@ -20,7 +20,7 @@ from models.crawl import Source
 from models.db import session_factory
 from models.schema import reason
 from models.source_settings import SourceSettings
-from pipelines.zones import zone_named
+from pipelines import zone_named
 
 ACCEPTED = ("start_urls", "source", "allowed_domains", "depth", "max_pages", "timezone")
 # Passed by tools that run spiders, not by users: scrapyd adds -a _job=ID to every crawl.

@@ -23,7 +23,7 @@ from crawler.demosite import DemoServer
 from crawler.migrate import upgrade
 from models import Article, Comment, CrawlRun, ListRecord, Page
 from models.db import PROJECT_ROOT, session_factory
-from pipelines.persist import DEFAULT_JOURNAL_ROOT, store_journal_root
+from models.persist import DEFAULT_JOURNAL_ROOT, store_journal_root
 from pipelines.results import ARTICLE_TYPES
 
 DEMO_SQLITE = PROJECT_ROOT / "var" / "demo.sqlite3"

@@ -74,11 +74,11 @@ EXTENSIONS = {"crawler.gc_freeze.FreezeStartupObjects": 0}
 GC_YOUNG_THRESHOLD = 10_000
 
 ITEM_PIPELINES = {
-    "pipelines.scrapy_stages.DecodeStage": 100,
-    "pipelines.scrapy_stages.ClassifyStage": 200,
-    "pipelines.scrapy_stages.ExtractStage": 300,
-    "pipelines.scrapy_stages.FrontierStage": 400,
-    "pipelines.scrapy_persist.PersistStage": 900,
+    "crawler.stages.DecodeStage": 100,
+    "crawler.stages.ClassifyStage": 200,
+    "crawler.stages.ExtractStage": 300,
+    "crawler.stages.FrontierStage": 400,
+    "crawler.persistence.PersistStage": 900,
 }
 
 DATABASE_URL = os.environ.get("DATABASE_URL")  # None → embedded SQLite under var/

@@ -11,8 +11,7 @@ from sqlalchemy import select
 from models.crawl import Source
 from models.db import session_factory
 from models.source_settings import SourceSettings, parse_source_settings
-from pipelines.pagetype.rules import SiteRule
-from pipelines.zones import zone_named
+from pipelines import SiteRule, zone_named
 
 logger = logging.getLogger(__name__)
 

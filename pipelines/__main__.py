@@ -16,7 +16,6 @@ COMMANDS = {
     "batch": ("pipelines.cli", "batch_main", "process a JSONL list of pages, one JSON line each"),
     "train-pagetype": ("pipelines.pagetype.train", "main", "train the page-type model"),
     "train-labeller": ("pipelines.labelling.train", "main", "train the S0 node labeller"),
-    "replay-spill": ("pipelines.persist", "replay_main", "write spilled items to the database"),
 }
 
 

@@ -26,8 +26,8 @@ from crawler.logformatter import PageLogFormatter
 from crawler.meta_refresh import HEAD_BYTES, MetaRefreshMiddleware, may_refresh
 from crawler.spiders.site import SiteSpider
 from crawler.stats import StatsCollector
-from pipelines.journal import read_segment
-from pipelines.persist import store_journal_root
+from models.journal import read_segment
+from models.persist import store_journal_root
 from tests.crawling import ROOT, latest_run_stats, run_crawl, stored
 from tests.tcp_proxy import TcpProxy
 

@@ -37,7 +37,7 @@ from models.crawl import Source
 from models.db import session_factory
 from models.schema import DatabaseNotReady, DatabaseUnreachable, check_schema, shown_url
 from models.store import start_run
-from pipelines.zones import zone_named
+from pipelines import zone_named
 
 logger = logging.getLogger(__name__)
 SPIDER = "site"

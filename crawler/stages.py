@@ -1,6 +1,6 @@
 """Thin Scrapy item pipelines: decode → classify → extract → frontier.
 
-Each stage calls one pure function from this package and records what happened
+Each stage calls one pure function of the extraction package (`pipelines`) and records what happened
 in the crawl stats; persistence is in `scrapy_persist`. A page that fails a
 stage is logged and kept with the facts it has, never silently lost.
 """
@@ -20,14 +20,24 @@ from scrapy.exceptions import DropItem
 
 from crawler.items import CrawledPage
 from models.db import session_factory
-from pipelines.document import Document, NotHtmlError, load_document
-from pipelines.pagetype import SiteRule
-from pipelines.process import PageResult, decide_type, extract
-from pipelines.results import ARTICLE_TYPES, PageTypeDecision
-from pipelines.siblings import sibling_candidates, url_pattern
-from pipelines.template_cache import TemplateCache
-from pipelines.template_diff import Template, denoise_with_sibling, template_mask
-from pipelines.zones import zone_named
+from models.template_cache import TemplateCache
+from pipelines import (
+    ARTICLE_TYPES,
+    Document,
+    NotHtmlError,
+    PageResult,
+    PageTypeDecision,
+    SiteRule,
+    Template,
+    decide_type,
+    denoise_with_sibling,
+    extract,
+    load_document,
+    sibling_candidates,
+    template_mask,
+    url_pattern,
+    zone_named,
+)
 
 # Siblings jump the queue: a pair compared close in time sees the same template.
 PRIORITY_SIBLING = 200

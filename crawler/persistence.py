@@ -18,8 +18,8 @@ from twisted.python.failure import Failure
 
 from crawler.items import CrawledPage
 from models.db import database_url, session_factory
-from pipelines.journal import Journal
-from pipelines.persist import (
+from models.journal import Journal
+from models.persist import (
     DEFAULT_JOURNAL_ROOT,
     SegmentWriteError,
     Written,
@@ -28,7 +28,7 @@ from pipelines.persist import (
     warn_unassigned,
     write_segments,
 )
-from pipelines.stored import FetchFacts, stored_line
+from models.stored import FetchFacts, stored_line
 
 logger = logging.getLogger(__name__)
 
@@ -147,5 +147,5 @@ class PersistStage:
         self.journal.close()
         if left:
             logger.error("%d journal segments could not be written; they are kept in %s and "
-                         "written by the next crawl or `python -m pipelines replay-spill`",
+                         "written by the next crawl or `python -m crawler replay-spill`",
                          len(left), self.journal.directory)

@@ -24,6 +24,7 @@ from scrapy.crawler import Crawler
 from scrapy.http import Response
 from scrapy_redis import connection
 
+from crawler import settings as defaults
 from crawler.cluster.politeness import DomainLeases
 
 
@@ -49,16 +50,20 @@ class SlotPlaces:
 
 class PoliteDownloadHandler(HTTP11DownloadHandler):
     """HTTP/1.1 transfers within their slot's concurrency and, in a cluster, the
-    domain's global lease (held for the transfer only, not while queued)."""
+    domain's global lease (held for the transfer only, not while queued).
+
+    Settings: REDIS_URL, GLOBAL_DOMAIN_CONCURRENCY, GLOBAL_DOMAIN_DELAY, DOWNLOAD_TIMEOUT."""
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         settings = crawler.settings
         self.places = SlotPlaces()
         self.leases = DomainLeases(connection.from_settings(settings),
-                                   settings.getint("GLOBAL_DOMAIN_CONCURRENCY", 8),
-                                   settings.getfloat("GLOBAL_DOMAIN_DELAY", 0.0),
-                                   settings.getfloat("DOWNLOAD_TIMEOUT", 180),
+                                   settings.getint("GLOBAL_DOMAIN_CONCURRENCY",
+                                                   defaults.GLOBAL_DOMAIN_CONCURRENCY),
+                                   settings.getfloat("GLOBAL_DOMAIN_DELAY",
+                                                     defaults.GLOBAL_DOMAIN_DELAY),
+                                   settings.getfloat("DOWNLOAD_TIMEOUT"),
                                    ) if settings.get("REDIS_URL") else None
 
     async def download_request(self, request: Request) -> Response:

@@ -21,18 +21,22 @@ import logging
 from scrapy import signals
 from scrapy.crawler import Crawler
 
+from crawler import settings as defaults
+
 logger = logging.getLogger(__name__)
 
 
 class FreezeStartupObjects:
-    """Scrapy extension: collect once, then freeze, when the engine has started."""
+    """Scrapy extension: collect once, then freeze, when the engine has started.
+
+    Settings: GC_YOUNG_THRESHOLD."""
 
     def __init__(self, young_threshold: int) -> None:
         self.young_threshold = young_threshold
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> FreezeStartupObjects:
-        extension = cls(crawler.settings.getint("GC_YOUNG_THRESHOLD", 700))
+        extension = cls(crawler.settings.getint("GC_YOUNG_THRESHOLD", defaults.GC_YOUNG_THRESHOLD))
         crawler.signals.connect(extension.engine_started, signal=signals.engine_started)
         return extension
 

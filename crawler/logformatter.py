@@ -19,7 +19,9 @@ from twisted.python.failure import Failure
 
 
 class PageLogFormatter(LogFormatter):
-    """Scrapy's formatter; "Crawled" and "Scraped" only when DEBUG is logged."""
+    """Scrapy's formatter; "Crawled" and "Scraped" only when DEBUG is logged.
+
+    Settings: LOG_ENABLED, LOG_LEVEL (Scrapy's own)."""
 
     def __init__(self, per_page: bool) -> None:
         self.per_page = per_page
@@ -27,10 +29,10 @@ class PageLogFormatter(LogFormatter):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageLogFormatter:
         settings = crawler.settings
-        level = settings.get("LOG_LEVEL", "DEBUG")
+        level = settings.get("LOG_LEVEL")
         if isinstance(level, str):
             level = logging.getLevelName(level.upper())
-        return cls(settings.getbool("LOG_ENABLED", True) and isinstance(level, int)
+        return cls(settings.getbool("LOG_ENABLED") and isinstance(level, int)
                    and level <= logging.DEBUG)
 
     def crawled(self, request: Request, response: Response,

@@ -16,6 +16,7 @@ from twisted.internet import reactor, task, threads
 from twisted.internet.defer import Deferred, succeed
 from twisted.python.failure import Failure
 
+from crawler import settings as defaults
 from crawler.items import CrawledPage
 from models.db import database_url, session_factory
 from models.journal import Journal
@@ -35,7 +36,10 @@ logger = logging.getLogger(__name__)
 
 class PersistStage:
     """Items reach the journal synchronously and the database in batches; a batch that
-    cannot be written stays journalled and is retried, or replayed by the next crawl."""
+    cannot be written stays journalled and is retried, or replayed by the next crawl.
+
+    Settings: DATABASE_URL, JOURNAL_DIR, PERSIST_BATCH_SIZE, PERSIST_FLUSH_SECONDS,
+    PERSIST_RETRY_SECONDS."""
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
@@ -45,9 +49,11 @@ class PersistStage:
         self.sessions = session_factory(self.database_url)
         self.journal_base = Path(settings.get("JOURNAL_DIR") or DEFAULT_JOURNAL_ROOT)
         self.journal_root = store_journal_root(self.journal_base, self.database_url)
-        self.batch_size = settings.getint("PERSIST_BATCH_SIZE", 50)
-        self.flush_seconds = settings.getfloat("PERSIST_FLUSH_SECONDS", 2.0)
-        self.retry_seconds = settings.getfloat("PERSIST_RETRY_SECONDS", 5.0)
+        self.batch_size = settings.getint("PERSIST_BATCH_SIZE", defaults.PERSIST_BATCH_SIZE)
+        self.flush_seconds = settings.getfloat("PERSIST_FLUSH_SECONDS",
+                                               defaults.PERSIST_FLUSH_SECONDS)
+        self.retry_seconds = settings.getfloat("PERSIST_RETRY_SECONDS",
+                                               defaults.PERSIST_RETRY_SECONDS)
         self.journal: Journal | None = None
         self._writing: Deferred[Any] | None = None
         self._retry_at = 0.0

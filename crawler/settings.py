@@ -1,5 +1,8 @@
-"""Scrapy settings for the crawler. Environment variables override the defaults:
-DATABASE_URL (store), REDIS_URL (distributed mode via scrapy-redis), JOURNAL_DIR."""
+"""Scrapy settings for the crawler, and every default of the crawl's own settings: the one
+place they are set (as scrapy-redis's `defaults.py`). Components read them with these
+values as their only fallback (`from crawler import settings as defaults`), and `-s NAME=VALUE`
+overrides any. Environment variables override a few: DATABASE_URL (store), REDIS_URL
+(distributed mode via scrapy-redis), JOURNAL_DIR, LOG_LEVEL, MAX_IDLE_TIME_BEFORE_CLOSE."""
 
 from __future__ import annotations
 

@@ -110,6 +110,8 @@ class ExtractStage(Stage):
     first fails) straight through the engine, as Scrapy's media pipelines fetch
     files: no scheduler, no Redis, nothing to serialise, and the pair stays close
     in time. Concurrent pages of one pattern wait for the same sibling.
+
+    Settings: DATABASE_URL (the store of the shared template cache).
     """
 
     def __init__(self, crawler: Crawler) -> None:

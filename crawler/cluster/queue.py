@@ -32,7 +32,7 @@ class AckPriorityQueue(PriorityQueue):
     """A priority queue whose pops land in `inflight_key` until acknowledged."""
 
     inflight_key = ""  # set by the scheduler once it knows the worker's name
-    pop_batch = 1  # set by the scheduler from CLUSTER_POP_BATCH
+    pop_batch: int  # set by the scheduler from CLUSTER_POP_BATCH
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)

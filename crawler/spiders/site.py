@@ -53,7 +53,10 @@ class SiteSpider(RedisMixin, scrapy.Spider):
     """-a start_urls=URL[,URL…] | -a source=NAME, optional -a max_pages=N -a depth=N
     -a allowed_domains=HOST[,HOST…] -a timezone=ZONE (the IANA zone the sites write their
     times in, where a page's domain or language does not settle it). With REDIS_URL set and
-    no arguments: a worker that takes whatever the shared queue holds."""
+    no arguments: a worker that takes whatever the shared queue holds.
+
+    Settings: DATABASE_URL, REDIS_URL, URL_TRACKING_PARAMETERS, URL_DIRECTORY_INDEXES,
+    MAX_IDLE_TIME_BEFORE_CLOSE (scrapy-redis's, counted from the last response)."""
 
     name = "site"
     ledger: RunLedger | None = None  # set by the cluster scheduler in distributed mode

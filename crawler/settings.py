@@ -40,9 +40,9 @@ AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 0.25
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 4.0
-# Items processed at once per response. The spider yields one item per response, and
-# Scrapy starts this many worker tasks for every response's output: the default (100)
-# cost about half of a fetch's CPU. Pages still go through the pipelines concurrently.
+# Outputs of one response processed at once: its requests are scheduled in order, before
+# its item; Scrapy starts this many worker tasks per response (see docs/DECISIONS-crawl.md,
+# "One output at a time"). Responses are still processed concurrently.
 CONCURRENT_ITEMS = 1
 
 # Faults: bounded waits, bounded retries, bounded redirects, bounded bodies.
@@ -76,13 +76,19 @@ STATS_CLASS = "crawler.stats.StatsCollector"
 EXTENSIONS = {"crawler.gc_freeze.FreezeStartupObjects": 0}
 GC_YOUNG_THRESHOLD = 10_000
 
-ITEM_PIPELINES = {
-    "crawler.stages.DecodeStage": 100,
-    "crawler.stages.ClassifyStage": 200,
-    "crawler.stages.ExtractStage": 300,
-    "crawler.stages.FrontierStage": 400,
-    "crawler.persistence.PersistStage": 900,
-}
+# The spider's follow-up requests, per source: depth, scope, known pages, page limit
+# (crawler/frontier.py); in a cluster a page's requests reach Redis in one batch. Scrapy's
+# URL-length middleware stays out: the crawl never refused a long URL.
+SPIDER_MIDDLEWARES = {"scrapy.spidermiddlewares.depth.DepthMiddleware": None,
+                      "crawler.frontier.SourceDepthMiddleware": 900,
+                      "crawler.frontier.SourceScopeMiddleware": 860,
+                      "crawler.frontier.KnownPagesMiddleware": 840,
+                      "crawler.frontier.PageLimitMiddleware": 820,
+                      "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
+                      "crawler.frontier.EnqueueInBatchesMiddleware": 10}
+
+# Item pipelines persist; the spider's callback has extracted the page (crawler/pages.py).
+ITEM_PIPELINES = {"crawler.persistence.PersistStage": 900}
 
 DATABASE_URL = os.environ.get("DATABASE_URL")  # None → embedded SQLite under var/
 PERSIST_BATCH_SIZE = 50

@@ -28,7 +28,7 @@ from crawler.spiders.site import SiteSpider
 from crawler.stats import StatsCollector
 from models.journal import read_segment
 from models.persist import store_journal_root
-from tests.crawling import ROOT, latest_run_stats, run_crawl, stored
+from tests.crawling import ROOT, followed, latest_run_stats, run_crawl, stored
 from tests.tcp_proxy import TcpProxy
 
 
@@ -303,7 +303,7 @@ def test_crawl_stats_count_as_scrapy_s_without_the_per_access_shim() -> None:
 
 
 def test_a_link_without_a_canonical_form_costs_its_page_no_other_link(pg_url: str) -> None:
-    """A port out of range cannot be canonicalised (nor ever requested); follow_up skips
+    """A port out of range cannot be canonicalised (nor ever requested); the spider skips
     it, in the site or outside it, and still follows the page's other links in order."""
     crawler = get_crawler(SiteSpider, settings_dict={"DATABASE_URL": pg_url})
     spider = SiteSpider.from_crawler(crawler, start_urls="http://a.cn/")
@@ -312,11 +312,11 @@ def test_a_link_without_a_canonical_form_costs_its_page_no_other_link(pg_url: st
                        source_id=None, run_id=1)
     links = ["http://a.cn/1.html", "http://a.cn:99999/bad.html", "http://b.cn:99999/x",
              "http://b.cn/out.html", "http://a.cn/2.html"]
-    requests = asyncio.run(spider.follow_up(item, ["http://a.cn/r.html"], "http://a.cn/?p=2",
-                                            links))
+    requests = asyncio.run(followed(spider, item, ["http://a.cn/r.html"], "http://a.cn/?p=2",
+                                    links))
     assert [r.url for r in requests] == ["http://a.cn/?p=2", "http://a.cn/r.html",
                                          "http://a.cn/1.html", "http://a.cn/2.html"]
-    assert not asyncio.run(spider.follow_up(item, [], None, links))  # all requested now
+    assert not asyncio.run(followed(spider, item, [], None, links))  # all requested now
 
 
 def test_stored_times_are_read_on_the_sites_clock(pg_url: str, tmp_path: Path) -> None:

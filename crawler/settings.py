@@ -22,15 +22,15 @@ ROBOTSTXT_OBEY = True
 # Cookies: the middleware is always installed; COOKIES_ENABLED is the sources' default.
 DOWNLOADER_MIDDLEWARES = {"crawler.source_policy.SourcePolicyMiddleware": 50,
                           "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-                          "crawler.robots.RobotsTxtMiddleware": 100,
+                          "crawler.patches.robots.RobotsTxtMiddleware": 100,
                           "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
-                          "crawler.meta_refresh.MetaRefreshMiddleware": 580,
+                          "crawler.patches.meta_refresh.MetaRefreshMiddleware": 580,
                           "scrapy.downloadermiddlewares.cookies.CookiesMiddleware": None,
                           "crawler.source_policy.CookiesMiddleware": 700}
-# Per-domain concurrency kept at the transfer itself (Scrapy 2.19 lets queued bursts
-# through), plus the cluster's global per-domain leases when REDIS_URL is set.
-DOWNLOAD_HANDLERS = {"http": "crawler.download.PoliteDownloadHandler",
-                     "https": "crawler.download.PoliteDownloadHandler"}
+# Per-domain concurrency kept at the transfer itself (crawler/patches/download.py), plus the
+# cluster's global per-domain leases when REDIS_URL is set.
+DOWNLOAD_HANDLERS = {"http": "crawler.patches.download.PoliteDownloadHandler",
+                     "https": "crawler.patches.download.PoliteDownloadHandler"}
 
 # Politeness: AutoThrottle adapts the delay to each server's latency, within these bounds.
 CONCURRENT_REQUESTS = 32
@@ -68,12 +68,13 @@ COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
 # No per-page "Crawled"/"Scraped" DEBUG records unless DEBUG is logged.
-LOG_FORMATTER = "crawler.logformatter.PageLogFormatter"
-# Scrapy's stats collector minus its per-access deprecation shim (≈ 1 % of a worker's CPU).
-STATS_CLASS = "crawler.stats.StatsCollector"
+LOG_FORMATTER = "crawler.patches.logformatter.PageLogFormatter"
+# Scrapy's stats collector minus its per-access deprecation shim (crawler/patches/stats.py).
+STATS_CLASS = "crawler.patches.stats.StatsCollector"
 # Start-up objects out of the garbage collector's sight once the crawl runs, and young
-# collections every GC_YOUNG_THRESHOLD allocations (Python's default: 700); see gc_freeze.
-EXTENSIONS = {"crawler.gc_freeze.FreezeStartupObjects": 0}
+# collections every GC_YOUNG_THRESHOLD allocations (Python's default: 700); see
+# crawler/patches/gc_freeze.py.
+EXTENSIONS = {"crawler.patches.gc_freeze.FreezeStartupObjects": 0}
 GC_YOUNG_THRESHOLD = 10_000
 
 # The spider's follow-up requests, per source: depth, scope, known pages, page limit

@@ -5,7 +5,7 @@ A cluster worker serves many sources at once, so the policy cannot be the proces
 settings: as zyte-spider-templates applies per-seed policy, a downloader middleware
 applies it to each request. Delay and concurrency go to a download slot of the source's
 own (`DOWNLOAD_SLOTS` form), which Scrapy's downloader spaces, our download handler
-(`crawler.download`) keeps to its concurrency and, in a cluster, its domain leases to both.
+(`crawler.patches.download`) keeps to its concurrency and, in a cluster, its domain leases to both.
 Settings a source leaves out are the crawl's own (crawler/settings.py, `-s`).
 """
 

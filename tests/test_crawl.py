@@ -22,10 +22,10 @@ from sqlalchemy.engine import make_url
 from crawler import settings
 from crawler.demosite import DemoServer
 from crawler.items import CrawledPage
-from crawler.logformatter import PageLogFormatter
-from crawler.meta_refresh import HEAD_BYTES, MetaRefreshMiddleware, may_refresh
+from crawler.patches.logformatter import PageLogFormatter
+from crawler.patches.meta_refresh import HEAD_BYTES, MetaRefreshMiddleware, may_refresh
+from crawler.patches.stats import StatsCollector
 from crawler.spiders.site import SiteSpider
-from crawler.stats import StatsCollector
 from models.journal import read_segment
 from models.persist import store_journal_root
 from tests.crawling import ROOT, followed, latest_run_stats, run_crawl, stored
@@ -264,7 +264,7 @@ def test_meta_refresh_is_followed_and_other_pages_are_not_decoded_for_it() -> No
                   .encode("gbk"))
     assert middleware.process_response(plain.request, plain) is plain
     assert plain._cached_ubody is None  # never decoded
-    assert settings.DOWNLOADER_MIDDLEWARES["crawler.meta_refresh.MetaRefreshMiddleware"]
+    assert settings.DOWNLOADER_MIDDLEWARES["crawler.patches.meta_refresh.MetaRefreshMiddleware"]
 
 
 def test_only_a_head_that_says_refresh_or_is_not_ascii_compatible_is_checked() -> None:
@@ -285,7 +285,7 @@ def test_per_page_debug_messages_are_built_only_when_debug_is_logged() -> None:
     loud = PageLogFormatter.from_crawler(get_crawler(settings_dict={"LOG_LEVEL": "DEBUG"}))
     assert loud.crawled(request, response, None)["level"] == logging.DEBUG
     assert loud.scraped({"url": request.url}, response, None)["level"] == logging.DEBUG
-    assert settings.LOG_FORMATTER == "crawler.logformatter.PageLogFormatter"
+    assert settings.LOG_FORMATTER == "crawler.patches.logformatter.PageLogFormatter"
 
 
 def test_crawl_stats_count_as_scrapy_s_without_the_per_access_shim() -> None:

@@ -34,7 +34,7 @@ from crawler.cluster.runs import create_run, push_start_urls
 from crawler.frontier import PAGINATION, RequestedPages
 from crawler.items import CrawledPage
 from crawler.pages import PageReader
-from crawler.robots import RobotsForbidden
+from crawler.patches.robots import RobotsForbidden
 from crawler.sources import CrawlTarget, adhoc_source, target_from_source
 from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
 from models.db import session_factory

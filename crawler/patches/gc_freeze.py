@@ -1,16 +1,12 @@
 """Start-up objects moved out of the cyclic garbage collector's sight once the crawl starts.
 
-A worker imports Scrapy, Twisted, SQLAlchemy, lxml and the extraction modules, and loads
-the page-type model: about 150 000 container objects that live as long as the process.
-Every full collection traversed them all again, about every 4 s of a busy crawl (≈ 0.1 s
-each, 4.6 % of a worker's CPU on the demo crawl). `gc.freeze()` after one last collection
-puts them in a permanent generation: they are never freed anyway, and what the crawl
-allocates is still collected as before.
-
-The youngest generation is also collected less often (`GC_YOUNG_THRESHOLD` allocations
-instead of Python's 700): most of a page's objects die by reference counting first, so
-fewer, larger young collections traverse less in all (0.26 → 0.05 s of young collections
-over the same crawl) for a few thousand more objects waiting at most.
+Works around Scrapy 2.19 (and Python's defaults): neither freezes a worker's start-up
+objects (Scrapy, Twisted, SQLAlchemy, lxml, the extraction modules, the page-type model),
+which every full collection traverses again though they live as long as the process.
+`gc.freeze()` after one last collection puts them in a permanent generation; what the crawl
+allocates is still collected as before. The youngest generation is collected every
+`GC_YOUNG_THRESHOLD` allocations instead of Python's 700: most of a page's objects die by
+reference counting first. Evidence: docs/DECISIONS-crawl.md, "Start-up objects frozen".
 """
 
 from __future__ import annotations

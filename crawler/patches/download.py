@@ -2,12 +2,11 @@
 transfer really starts: the slot's, which a source's settings may set
 (`crawler.source_policy`).
 
-Scrapy 2.19's downloader hands every request waiting in a domain's slot to the event
-loop at once and marks them transferring only when each task runs, so a burst of
-queued requests all went out together: `CONCURRENT_REQUESTS_PER_DOMAIN` held only
-when requests trickled in. The handler keeps each slot to its concurrency itself, and
-in a cluster also takes the domain's lease shared by all workers
-(`crawler.cluster.politeness`).
+Works around Scrapy 2.19: its downloader hands every request queued in a domain's slot on
+at once, so `CONCURRENT_REQUESTS_PER_DOMAIN` held only when requests trickled in (see
+docs/DECISIONS-crawl.md, "Per-domain concurrency at the transfer"). The handler keeps each
+slot to its concurrency itself, and in a cluster also takes the domain's lease shared by all
+workers (`crawler.cluster.politeness`).
 """
 
 from __future__ import annotations

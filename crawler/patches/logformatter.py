@@ -1,9 +1,8 @@
 """Scrapy's log messages, minus the two per page that the log level hides anyway.
 
-Scrapy builds a DEBUG record for every response ("Crawled") and every item ("Scraped")
-and hands it to the logging handlers, which drop it below LOG_LEVEL: about 1.4 % of a
-worker's CPU on the demo crawl (py-spy, 2026-11-22). Below DEBUG the two messages are
-not built at all; at DEBUG they are Scrapy's own.
+Works around Scrapy 2.19: it builds a DEBUG record for every response ("Crawled") and every
+item ("Scraped") whatever LOG_LEVEL, for the handlers to drop (see docs/DECISIONS-crawl.md,
+"No per-page DEBUG records"). Below DEBUG the two are not built; at DEBUG they are Scrapy's.
 """
 
 from __future__ import annotations

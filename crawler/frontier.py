@@ -111,7 +111,7 @@ class SourceScopeMiddleware(_SourceMiddleware):
         return request if any(host == d or host.endswith("." + d) for d in domains) else None
 
 
-class KnownPagesMiddleware:
+class KnownPagesMiddleware(BaseSpiderMiddleware):
     """Drop a page's links already requested in its run, and those the store holds as
     detail pages (not lists): a revisit fetches only new articles. The store is asked once
     per page for all its links (`KnownDetailPages` batches pages too); if it cannot answer,
@@ -120,17 +120,14 @@ class KnownPagesMiddleware:
     Settings: DATABASE_URL."""
 
     def __init__(self, crawler: Crawler) -> None:
-        self.crawler = crawler
+        super().__init__(crawler)
         self.database_url = crawler.settings.get("DATABASE_URL")
         self.known = KnownDetailPages(self._stored_types)
         self._store_unreadable = False
 
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> KnownPagesMiddleware:
-        return cls(crawler)
-
-    async def process_spider_output(self, response: Response, result: AsyncIterator[Any],
-                                    spider: object = None) -> AsyncIterator[Any]:
+    async def process_spider_output_async(self, response: Response | None,
+                                          result: AsyncIterator[Any],
+                                          spider: object = None) -> AsyncIterator[Any]:
         requested = self.crawler.spider.requested
         outputs = [output async for output in result]
         fresh = {output.url for output in outputs if isinstance(output, Request)
@@ -173,22 +170,17 @@ class PageLimitMiddleware(_SourceMiddleware):
         return request if admitted else None
 
 
-class EnqueueInBatchesMiddleware:
+class EnqueueInBatchesMiddleware(BaseSpiderMiddleware):
     """With a scheduler that has `batch()` (the cluster's: one Redis round trip per run for
     all of a page's links), schedule a page's requests together, then pass its item on: the
     links are queued (and counted in their run) before the page can be stored and its own
     request acknowledged, so a run never looks drained while its links are unqueued. Other
-    schedulers get the output as it is."""
+    schedulers get the output as it is. (The spider's callback is asynchronous: only
+    `process_spider_output_async` sees its output.)"""
 
-    def __init__(self, crawler: Crawler) -> None:
-        self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> EnqueueInBatchesMiddleware:
-        return cls(crawler)
-
-    async def process_spider_output(self, response: Response, result: AsyncIterator[Any],
-                                    spider: object = None) -> AsyncIterator[Any]:
+    async def process_spider_output_async(self, response: Response | None,
+                                          result: AsyncIterator[Any],
+                                          spider: object = None) -> AsyncIterator[Any]:
         engine = self.crawler.engine
         if not hasattr(engine.scheduler, "batch"):
             async for output in result:

@@ -19,9 +19,9 @@ from typing import Any
 from bench.crawl import _drop_database, _fresh_database
 from models.db import session_factory
 from models.store import save_pages
+from models.stored import FetchFacts, stored_page
 from pipelines.document import load_document
 from pipelines.process import process_document
-from pipelines.stored import FetchFacts, stored_page
 from tests.demosite import DemoServer
 
 

@@ -1,15 +1,17 @@
 """`python -m crawler COMMAND`: migrate (create/upgrade the schema), schedule (push due sources
-to the shared Redis frontier). The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
+to the shared Redis frontier), replay-spill (write journalled items a crawl could not store).
+The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
 
 from __future__ import annotations
 
 import sys
 
-from pipelines.subcommands import dispatch
+from pipelines import dispatch
 
 COMMANDS = {
     "migrate": ("crawler.migrate", "main", "bring the database schema to the latest version"),
     "schedule": ("crawler.cluster.schedule", "main", "start runs of due sources (Redis mode)"),
+    "replay-spill": ("models.persist", "replay_main", "write spilled items to the database"),
 }
 
 

@@ -15,7 +15,13 @@ from urllib.parse import urlsplit
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
-from crawler.sources import CrawlTarget, hosts_of, split_list, target_from_source
+from crawler.sources import (
+    DEFAULT_DEPTH,
+    CrawlTarget,
+    hosts_of,
+    split_list,
+    target_from_source,
+)
 from models.crawl import Source
 from models.db import session_factory
 from models.schema import reason
@@ -89,7 +95,8 @@ class SpiderArguments:
                                                      else hosts_of(urls)),
             max_pages=self.max_pages if self.max_pages is not None else (
                 base.max_pages if base else 0),
-            max_depth=self.depth if self.depth is not None else (base.max_depth if base else 3),
+            max_depth=self.depth if self.depth is not None else (
+                base.max_depth if base else DEFAULT_DEPTH),
             source_id=base.source_id if base else None,
             page_type_rules=base.page_type_rules if base else (),
             timezone=self.timezone or (base.timezone if base else None),

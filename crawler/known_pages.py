@@ -2,9 +2,8 @@
 
 The database is asked from a thread, so the reactor keeps fetching and extracting
 meanwhile, and in batches: while one query runs, the URLs of every page that asks in the
-meantime wait for the next query together. A query per page cost a thread hand-off, a
-connection check-out and a round trip for each page (about a seventh of a worker's time
-on a first crawl of the demo site); under load the batches simply grow.
+meantime wait for the next query together, so a busy worker pays no round trip per page
+(see docs/DECISIONS-crawl.md, "Stored-page checks in batches").
 """
 
 from __future__ import annotations

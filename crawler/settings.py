@@ -1,5 +1,8 @@
-"""Scrapy settings for the crawler. Environment variables override the defaults:
-DATABASE_URL (store), REDIS_URL (distributed mode via scrapy-redis), JOURNAL_DIR."""
+"""Scrapy settings for the crawler, and every default of the crawl's own settings: the one
+place they are set (as scrapy-redis's `defaults.py`). Components read them with these
+values as their only fallback (`from crawler import settings as defaults`), and `-s NAME=VALUE`
+overrides any. Environment variables override a few: DATABASE_URL (store), REDIS_URL
+(distributed mode via scrapy-redis), JOURNAL_DIR, LOG_LEVEL, MAX_IDLE_TIME_BEFORE_CLOSE."""
 
 from __future__ import annotations
 
@@ -19,15 +22,15 @@ ROBOTSTXT_OBEY = True
 # Cookies: the middleware is always installed; COOKIES_ENABLED is the sources' default.
 DOWNLOADER_MIDDLEWARES = {"crawler.source_policy.SourcePolicyMiddleware": 50,
                           "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-                          "crawler.robots.RobotsTxtMiddleware": 100,
+                          "crawler.patches.robots.RobotsTxtMiddleware": 100,
                           "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
-                          "crawler.meta_refresh.MetaRefreshMiddleware": 580,
+                          "crawler.patches.meta_refresh.MetaRefreshMiddleware": 580,
                           "scrapy.downloadermiddlewares.cookies.CookiesMiddleware": None,
                           "crawler.source_policy.CookiesMiddleware": 700}
-# Per-domain concurrency kept at the transfer itself (Scrapy 2.19 lets queued bursts
-# through), plus the cluster's global per-domain leases when REDIS_URL is set.
-DOWNLOAD_HANDLERS = {"http": "crawler.download.PoliteDownloadHandler",
-                     "https": "crawler.download.PoliteDownloadHandler"}
+# Per-domain concurrency kept at the transfer itself (crawler/patches/download.py), plus the
+# cluster's global per-domain leases when REDIS_URL is set.
+DOWNLOAD_HANDLERS = {"http": "crawler.patches.download.PoliteDownloadHandler",
+                     "https": "crawler.patches.download.PoliteDownloadHandler"}
 
 # Politeness: AutoThrottle adapts the delay to each server's latency, within these bounds.
 CONCURRENT_REQUESTS = 32
@@ -37,9 +40,9 @@ AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 0.25
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 4.0
-# Items processed at once per response. The spider yields one item per response, and
-# Scrapy starts this many worker tasks for every response's output: the default (100)
-# cost about half of a fetch's CPU. Pages still go through the pipelines concurrently.
+# Outputs of one response processed at once: its requests are scheduled in order, before
+# its item; Scrapy starts this many worker tasks per response (see docs/DECISIONS-crawl.md,
+# "One output at a time"). Responses are still processed concurrently.
 CONCURRENT_ITEMS = 1
 
 # Faults: bounded waits, bounded retries, bounded redirects, bounded bodies.
@@ -65,21 +68,28 @@ COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
 # No per-page "Crawled"/"Scraped" DEBUG records unless DEBUG is logged.
-LOG_FORMATTER = "crawler.logformatter.PageLogFormatter"
-# Scrapy's stats collector minus its per-access deprecation shim (≈ 1 % of a worker's CPU).
-STATS_CLASS = "crawler.stats.StatsCollector"
+LOG_FORMATTER = "crawler.patches.logformatter.PageLogFormatter"
+# Scrapy's stats collector minus its per-access deprecation shim (crawler/patches/stats.py).
+STATS_CLASS = "crawler.patches.stats.StatsCollector"
 # Start-up objects out of the garbage collector's sight once the crawl runs, and young
-# collections every GC_YOUNG_THRESHOLD allocations (Python's default: 700); see gc_freeze.
-EXTENSIONS = {"crawler.gc_freeze.FreezeStartupObjects": 0}
+# collections every GC_YOUNG_THRESHOLD allocations (Python's default: 700); see
+# crawler/patches/gc_freeze.py.
+EXTENSIONS = {"crawler.patches.gc_freeze.FreezeStartupObjects": 0}
 GC_YOUNG_THRESHOLD = 10_000
 
-ITEM_PIPELINES = {
-    "pipelines.scrapy_stages.DecodeStage": 100,
-    "pipelines.scrapy_stages.ClassifyStage": 200,
-    "pipelines.scrapy_stages.ExtractStage": 300,
-    "pipelines.scrapy_stages.FrontierStage": 400,
-    "pipelines.scrapy_persist.PersistStage": 900,
-}
+# The spider's follow-up requests, per source: depth, scope, known pages, page limit
+# (crawler/frontier.py); in a cluster a page's requests reach Redis in one batch. Scrapy's
+# URL-length middleware stays out: the crawl never refused a long URL.
+SPIDER_MIDDLEWARES = {"scrapy.spidermiddlewares.depth.DepthMiddleware": None,
+                      "crawler.frontier.SourceDepthMiddleware": 900,
+                      "crawler.frontier.SourceScopeMiddleware": 860,
+                      "crawler.frontier.KnownPagesMiddleware": 840,
+                      "crawler.frontier.PageLimitMiddleware": 820,
+                      "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
+                      "crawler.frontier.EnqueueInBatchesMiddleware": 10}
+
+# Item pipelines persist; the spider's callback has extracted the page (crawler/pages.py).
+ITEM_PIPELINES = {"crawler.persistence.PersistStage": 900}
 
 DATABASE_URL = os.environ.get("DATABASE_URL")  # None → embedded SQLite under var/
 PERSIST_BATCH_SIZE = 50

@@ -5,7 +5,7 @@ A cluster worker serves many sources at once, so the policy cannot be the proces
 settings: as zyte-spider-templates applies per-seed policy, a downloader middleware
 applies it to each request. Delay and concurrency go to a download slot of the source's
 own (`DOWNLOAD_SLOTS` form), which Scrapy's downloader spaces, our download handler
-(`crawler.download`) keeps to its concurrency and, in a cluster, its domain leases to both.
+(`crawler.patches.download`) keeps to its concurrency and, in a cluster, its domain leases to both.
 Settings a source leaves out are the crawl's own (crawler/settings.py, `-s`).
 """
 
@@ -29,7 +29,9 @@ def source_slot(request: Request, source_id: int) -> str:
 
 class SourcePolicyMiddleware:
     """Set the request's source's headers, user agent, cookie handling and download slot.
-    Runs before the robots.txt middleware, so robots rules are read for the source's agent."""
+    Runs before the robots.txt middleware, so robots rules are read for the source's agent.
+
+    Settings: COOKIES_ENABLED (the default of sources that do not say)."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -63,7 +65,9 @@ class SourcePolicyMiddleware:
 class CookiesMiddleware(cookies.CookiesMiddleware):
     """Scrapy's cookie middleware, installed whatever COOKIES_ENABLED says: that setting is
     the default of sources that do not say, applied per request by SourcePolicyMiddleware
-    (`dont_merge_cookies`)."""
+    (`dont_merge_cookies`).
+
+    Settings: COOKIES_DEBUG (Scrapy's own)."""
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> CookiesMiddleware:

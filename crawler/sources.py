@@ -11,10 +11,11 @@ from sqlalchemy import select
 from models.crawl import Source
 from models.db import session_factory
 from models.source_settings import SourceSettings, parse_source_settings
-from pipelines import zone_named
-from pipelines.pagetype.rules import SiteRule
+from pipelines import SiteRule, zone_named
 
 logger = logging.getLogger(__name__)
+
+DEFAULT_DEPTH = 3  # link hops from a start URL when neither `-a depth` nor the source says
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class CrawlTarget:
     start_urls: tuple[str, ...]
     allowed_domains: tuple[str, ...]
     max_pages: int = 0  # 0: no limit
-    max_depth: int = 3
+    max_depth: int = DEFAULT_DEPTH
     source_id: int | None = None
     page_type_rules: tuple[SiteRule, ...] = field(default_factory=tuple)
     timezone: str | None = None  # the zone the site writes its times in, where pages don't say
@@ -80,7 +81,7 @@ def target_of(source: Source) -> CrawlTarget:
     urls = tuple(source.start_urls)
     return CrawlTarget(start_urls=urls, allowed_domains=tuple(source.allowed_domains)
                        or hosts_of(urls), max_pages=source.max_pages or 0,
-                       max_depth=source.max_depth if source.max_depth is not None else 3,
+                       max_depth=DEFAULT_DEPTH if source.max_depth is None else source.max_depth,
                        source_id=source.id, page_type_rules=rules,
                        timezone=_timezone(source.name, settings.timezone), settings=settings)
 

@@ -100,7 +100,8 @@ class ListRecord(Base):
 
 
 class SiteTemplate(Base):
-    """A learned page template (S2), shared by all workers, keyed by host and URL pattern."""
+    """A learned site template (the boilerplate one page shares with a same-template sibling),
+    shared by all workers, keyed by host and URL pattern."""
 
     __tablename__ = "site_template"
     __table_args__ = (UniqueConstraint("host", "url_pattern"),)

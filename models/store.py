@@ -1,6 +1,6 @@
 """Writing crawl results: batched, idempotent upserts keyed by normalised URL.
 
-Input is plain JSON-able dicts (the shape `pipelines.stored.stored_page` builds), so
+Input is plain JSON-able dicts (the shape `models.stored.stored_page` builds), so
 the same call serves the live crawl and the replay of spilled journals. Writing a
 batch twice leaves the database as writing it once: a retried batch never duplicates.
 """

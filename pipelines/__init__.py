@@ -42,6 +42,7 @@ _EXPORTS = {
     "RecordData": "pipelines.results",
     "comment_json": "pipelines.results",
     "record_json": "pipelines.results",
+    "dispatch": "pipelines.subcommands",
 }
 
 __all__ = sorted(_EXPORTS)

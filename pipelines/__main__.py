@@ -16,7 +16,6 @@ COMMANDS = {
     "batch": ("pipelines.cli", "batch_main", "process a JSONL list of pages, one JSON line each"),
     "train-pagetype": ("pipelines.training", "train_pagetype", "train the page-type model"),
     "train-labeller": ("pipelines.training", "train_labeller", "train the node labeller"),
-    "replay-spill": ("pipelines.persist", "replay_main", "write spilled items to the database"),
 }
 
 

@@ -5,10 +5,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
+from scrapy import Request
+from scrapy.http import HtmlResponse
+from scrapy.utils.misc import load_object
 from sqlalchemy import select
 
+from crawler import settings
+from crawler.items import CrawledPage
+from crawler.spiders.site import SiteSpider
 from models import CrawlRun, Page
 from models.db import session_factory
 
@@ -52,3 +60,28 @@ def latest_run_stats(database_url: str) -> dict[str, object]:
         run = session.scalars(select(CrawlRun).order_by(CrawlRun.id.desc())).first()
         assert run is not None and run.finished_at is not None
         return run.stats
+
+
+async def followed(spider: SiteSpider, item: CrawledPage, records: list[str],
+                   next_page: str | None, links: list[str]) -> list[Request]:
+    """The spider's follow-up requests after `item`, as they leave the project's spider
+    middlewares (depth, scope, known pages, page limit) for the scheduler."""
+    crawler = spider.crawler
+    crawler.spider = spider
+    chain = sorted((order, path) for path, order in settings.SPIDER_MIDDLEWARES.items()
+                   if order is not None and path.startswith("crawler.frontier.")
+                   and not path.endswith("EnqueueInBatchesMiddleware"))
+    response = HtmlResponse(item.url, body=b"", request=Request(item.url, meta={
+        "depth": item.depth, "run_id": item.run_id, "source_id": item.source_id}))
+
+    async def output() -> AsyncIterator[Request]:
+        for request in spider.follow_up(item, records, next_page, links):
+            yield request
+
+    result: AsyncIterator[Any] = output()
+    for _, path in reversed(chain):  # nearest the spider first
+        middleware = load_object(path).from_crawler(crawler)
+        process = getattr(middleware, "process_spider_output_async",
+                          middleware.process_spider_output)
+        result = process(response, result)
+    return [request async for request in result]

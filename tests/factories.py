@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from models.stored import FetchFacts, stored_page
 from pipelines.process import PageResult
 from pipelines.results import ArticleData, CommentData, ListData, PageTypeDecision, RecordData
-from pipelines.stored import FetchFacts, stored_page
 
 
 def article_page(url: str, body: str = "正文第一段。\n\n正文第二段。",

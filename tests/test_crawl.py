@@ -21,13 +21,13 @@ from sqlalchemy.engine import make_url
 
 from crawler import settings
 from crawler.items import CrawledPage
-from crawler.logformatter import PageLogFormatter
-from crawler.meta_refresh import HEAD_BYTES, MetaRefreshMiddleware, may_refresh
+from crawler.patches.logformatter import PageLogFormatter
+from crawler.patches.meta_refresh import HEAD_BYTES, MetaRefreshMiddleware, may_refresh
+from crawler.patches.stats import StatsCollector
 from crawler.spiders.site import SiteSpider
-from crawler.stats import StatsCollector
-from pipelines.journal import read_segment
-from pipelines.persist import store_journal_root
-from tests.crawling import ROOT, latest_run_stats, run_crawl, stored
+from models.journal import read_segment
+from models.persist import store_journal_root
+from tests.crawling import ROOT, followed, latest_run_stats, run_crawl, stored
 from tests.demosite import DemoServer
 from tests.tcp_proxy import TcpProxy
 
@@ -264,7 +264,7 @@ def test_meta_refresh_is_followed_and_other_pages_are_not_decoded_for_it() -> No
                   .encode("gbk"))
     assert middleware.process_response(plain.request, plain) is plain
     assert plain._cached_ubody is None  # never decoded
-    assert settings.DOWNLOADER_MIDDLEWARES["crawler.meta_refresh.MetaRefreshMiddleware"]
+    assert settings.DOWNLOADER_MIDDLEWARES["crawler.patches.meta_refresh.MetaRefreshMiddleware"]
 
 
 def test_only_a_head_that_says_refresh_or_is_not_ascii_compatible_is_checked() -> None:
@@ -285,7 +285,7 @@ def test_per_page_debug_messages_are_built_only_when_debug_is_logged() -> None:
     loud = PageLogFormatter.from_crawler(get_crawler(settings_dict={"LOG_LEVEL": "DEBUG"}))
     assert loud.crawled(request, response, None)["level"] == logging.DEBUG
     assert loud.scraped({"url": request.url}, response, None)["level"] == logging.DEBUG
-    assert settings.LOG_FORMATTER == "crawler.logformatter.PageLogFormatter"
+    assert settings.LOG_FORMATTER == "crawler.patches.logformatter.PageLogFormatter"
 
 
 def test_crawl_stats_count_as_scrapy_s_without_the_per_access_shim() -> None:
@@ -303,7 +303,7 @@ def test_crawl_stats_count_as_scrapy_s_without_the_per_access_shim() -> None:
 
 
 def test_a_link_without_a_canonical_form_costs_its_page_no_other_link(pg_url: str) -> None:
-    """A port out of range cannot be canonicalised (nor ever requested); follow_up skips
+    """A port out of range cannot be canonicalised (nor ever requested); the spider skips
     it, in the site or outside it, and still follows the page's other links in order."""
     crawler = get_crawler(SiteSpider, settings_dict={"DATABASE_URL": pg_url})
     spider = SiteSpider.from_crawler(crawler, start_urls="http://a.cn/")
@@ -312,11 +312,11 @@ def test_a_link_without_a_canonical_form_costs_its_page_no_other_link(pg_url: st
                        source_id=None, run_id=1)
     links = ["http://a.cn/1.html", "http://a.cn:99999/bad.html", "http://b.cn:99999/x",
              "http://b.cn/out.html", "http://a.cn/2.html"]
-    requests = asyncio.run(spider.follow_up(item, ["http://a.cn/r.html"], "http://a.cn/?p=2",
-                                            links))
+    requests = asyncio.run(followed(spider, item, ["http://a.cn/r.html"], "http://a.cn/?p=2",
+                                    links))
     assert [r.url for r in requests] == ["http://a.cn/?p=2", "http://a.cn/r.html",
                                          "http://a.cn/1.html", "http://a.cn/2.html"]
-    assert not asyncio.run(spider.follow_up(item, [], None, links))  # all requested now
+    assert not asyncio.run(followed(spider, item, [], None, links))  # all requested now
 
 
 def test_stored_times_are_read_on_the_sites_clock(pg_url: str, tmp_path: Path) -> None:

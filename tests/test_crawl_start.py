@@ -140,12 +140,12 @@ def test_a_source_cannot_be_read_from_an_unreachable_database(tmp_path: Path) ->
 
 def test_replay_spill_refuses_a_database_without_schema(empty_pg_url: str,
                                                         tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "pipelines", "replay-spill", str(tmp_path),
+    done = subprocess.run([sys.executable, "-m", "crawler", "replay-spill", str(tmp_path),
                            "--database-url", empty_pg_url], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, check=False)
     assert done.returncode == 1
     assert _one_line(done.stderr) == (
-        f"python -m pipelines replay-spill: the database {empty_pg_url} has no schema: "
+        f"python -m crawler replay-spill: the database {empty_pg_url} has no schema: "
         "run `python -m crawler migrate`")
 
 

@@ -9,7 +9,7 @@ import weakref
 from scrapy.utils.test import get_crawler
 
 from crawler import settings
-from crawler.gc_freeze import FreezeStartupObjects
+from crawler.patches.gc_freeze import FreezeStartupObjects
 
 
 class _Node:

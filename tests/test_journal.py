@@ -16,16 +16,16 @@ from sqlalchemy.engine import make_url
 
 from models import Page
 from models.db import get_engine, session_factory
-from pipelines.journal import Journal, read_segment
-from pipelines.persist import (
+from models.journal import Journal, read_segment
+from models.persist import (
     SegmentWriteError,
     store_identity,
     store_journal_root,
     write_segments,
 )
+from models.stored import FetchFacts, content_hash, stored_line, stored_page
 from pipelines.process import PageResult
 from pipelines.results import ArticleData, CommentData, ListData, PageTypeDecision, RecordData
-from pipelines.stored import FetchFacts, content_hash, stored_line, stored_page
 from tests.factories import article_page
 from tests.tcp_proxy import TcpProxy
 
@@ -60,7 +60,7 @@ def test_segments_survive_an_outage_and_are_written_once_it_ends(pg_url: str,
 _WRITER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from pipelines.journal import Journal
+    from models.journal import Journal
     from tests.factories import article_page
     journal = Journal(Path(sys.argv[1]))
     for i in range(4):
@@ -96,7 +96,7 @@ def test_a_live_journal_is_never_adopted(tmp_path: Path) -> None:
 
 
 def _replay(root: Path, url: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipelines", "replay-spill", str(root),
+    return subprocess.run([sys.executable, "-m", "crawler", "replay-spill", str(root),
                            "--database-url", url], cwd=ROOT, capture_output=True, text=True,
                           check=False)
 

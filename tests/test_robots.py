@@ -15,7 +15,7 @@ from scrapy.http import TextResponse
 from scrapy.utils.test import get_crawler
 
 from crawler import settings
-from crawler.robots import RobotsTxtMiddleware
+from crawler.patches.robots import RobotsTxtMiddleware
 from tests.crawling import latest_run_stats, run_crawl
 from tests.demosite import DemoServer
 
@@ -62,7 +62,7 @@ def test_the_crawler_uses_the_fixed_middleware(monkeypatch: pytest.MonkeyPatch,
     else:
         monkeypatch.delenv("REDIS_URL", raising=False)
     middlewares = importlib.reload(settings).DOWNLOADER_MIDDLEWARES
-    assert middlewares["crawler.robots.RobotsTxtMiddleware"] == 100
+    assert middlewares["crawler.patches.robots.RobotsTxtMiddleware"] == 100
     assert middlewares[f"{ScrapyRobotsTxt.__module__}.{ScrapyRobotsTxt.__name__}"] is None
     monkeypatch.undo()
     importlib.reload(settings)

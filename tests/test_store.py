@@ -13,9 +13,9 @@ from crawler.migrate import upgrade
 from models import Article, Comment, CrawlRun, ListRecord, Page
 from models.db import session_factory
 from models.store import finish_run, save_pages, start_run, stored_page_types
+from models.stored import FetchFacts, stored_page
 from pipelines.document import load_document
 from pipelines.process import process_document
-from pipelines.stored import FetchFacts, stored_page
 from tests.factories import article_page, list_page
 
 URL = "https://news.example.cn/2026/11/20/1.html"

@@ -19,7 +19,7 @@ from crawler.items import CrawledPage
 from crawler.spiders.site import SiteSpider
 from crawler.urls import UrlIdentity, canonical_or_none, normalise_url
 from pipelines.siblings import sibling_candidates
-from tests.crawling import run_crawl, stored
+from tests.crawling import followed, run_crawl, stored
 
 
 @pytest.mark.parametrize(
@@ -79,7 +79,7 @@ def test_the_spider_requests_one_spelling_and_honours_the_settings(pg_url: str) 
                        source_id=None, run_id=spider.run_id)
     links = [f"http://a.cn{path}" for path in
              ("/a/", "/a/index.html", "/a/?ref=1", "/index.html", "/b/?utm_source=x")]
-    requests = asyncio.run(spider.follow_up(item, [], None, links))
+    requests = asyncio.run(followed(spider, item, [], None, links))
     assert [r.url for r in requests] == ["http://a.cn/a/", "http://a.cn/b/?utm_source=x"]
 
 

@@ -6,7 +6,7 @@ when it starts and gives it back when the response or error arrives; a lease of 
 killed worker simply expires. Times come from Redis' own clock, so machines with
 skewed clocks agree.
 
-The lease is taken by the download handler (`crawler.download`) when the transfer
+The lease is taken by the download handler (`crawler.patches.download`) when the transfer
 starts, not by a downloader middleware: a middleware runs before Scrapy's per-domain
 slot queue, so one worker's queued requests held every lease of a domain while other
 workers' requests waited (and polled Redis). Each redirect hop and retry is a transfer

@@ -32,7 +32,7 @@ class AckPriorityQueue(PriorityQueue):
     """A priority queue whose pops land in `inflight_key` until acknowledged."""
 
     inflight_key = ""  # set by the scheduler once it knows the worker's name
-    pop_batch = 1  # set by the scheduler from CLUSTER_POP_BATCH
+    pop_batch: int  # set by the scheduler from CLUSTER_POP_BATCH
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -43,10 +43,10 @@ class AckPriorityQueue(PriorityQueue):
         return super().__len__() + len(self._taken)
 
     def _encode_request(self, request: Request) -> bytes:
-        """scrapy-redis' encoding, with the callbacks named directly: Scrapy's `to_dict`
-        finds a callback's name by listing every member of the spider (≈ 25 µs each).
-        The callbacks are left out of `to_dict` for the call itself (nothing else runs
-        meanwhile) rather than on a copy: `replace` builds a new Request, ≈ 35 µs."""
+        """scrapy-redis' encoding, with the callbacks named directly rather than found by
+        Scrapy's `to_dict`, which lists every member of the spider; they are left out of
+        `to_dict` for the call itself (nothing else runs meanwhile) rather than on a copy
+        (docs/DECISIONS-crawl.md, "Queue encoding")."""
         callback, errback = request.callback, request.errback
         request.callback = request.errback = None
         try:

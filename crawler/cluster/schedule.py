@@ -10,6 +10,9 @@ long-lived process, or with --once from cron or a systemd timer; run any number 
 One run per due source however many schedulers run: a compare-and-set UPDATE of
 `source.last_scheduled_at` claims it (same SQL on PostgreSQL and SQLite; no lock to outlive
 a killed scheduler).
+
+Settings (read from crawler/settings.py, not a crawl's `-s`): SCHEDULE_CHECK_SECONDS,
+SCHEDULE_REDIS_TIMEOUT_SECONDS; REDIS_URL and DATABASE_URL from the environment.
 """
 
 from __future__ import annotations

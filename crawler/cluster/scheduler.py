@@ -23,6 +23,7 @@ from scrapy.crawler import Crawler
 from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
+from crawler import settings as defaults
 from crawler.cluster import keys
 from crawler.cluster.enqueue import Entry, Frontier
 from crawler.cluster.ledger import RunLedger
@@ -30,19 +31,24 @@ from crawler.cluster.ledger import RunLedger
 logger = logging.getLogger(__name__)
 
 class AckScheduler(Scheduler):
-    """Shared Redis frontier (scrapy-redis) plus tickets, heartbeats and recovery."""
+    """Shared Redis frontier (scrapy-redis) plus tickets, heartbeats and recovery.
 
-    heartbeat_seconds = 5.0
-    pop_batch = 1
-    idle_poll_seconds = 5.0
+    Settings: CLUSTER_HEARTBEAT_SECONDS, CLUSTER_POP_BATCH, CLUSTER_IDLE_POLL_SECONDS, and
+    scrapy-redis's (REDIS_URL, SCHEDULER_QUEUE_CLASS, SCHEDULER_DUPEFILTER_*, …)."""
+
+    heartbeat_seconds: float
+    pop_batch: int
+    idle_poll_seconds: float
     _batch: list[Request] | None = None
 
     @classmethod
     def from_settings(cls, settings: Any) -> AckScheduler:
         scheduler = super().from_settings(settings)
-        scheduler.heartbeat_seconds = settings.getfloat("CLUSTER_HEARTBEAT_SECONDS", 5.0)
-        scheduler.pop_batch = settings.getint("CLUSTER_POP_BATCH", 1)
-        scheduler.idle_poll_seconds = settings.getfloat("CLUSTER_IDLE_POLL_SECONDS", 5.0)
+        scheduler.heartbeat_seconds = settings.getfloat(
+            "CLUSTER_HEARTBEAT_SECONDS", defaults.CLUSTER_HEARTBEAT_SECONDS)
+        scheduler.pop_batch = settings.getint("CLUSTER_POP_BATCH", defaults.CLUSTER_POP_BATCH)
+        scheduler.idle_poll_seconds = settings.getfloat(
+            "CLUSTER_IDLE_POLL_SECONDS", defaults.CLUSTER_IDLE_POLL_SECONDS)
         return scheduler
 
     @classmethod

@@ -1,12 +1,12 @@
 """`scrapy crawl site`: crawl any site from start URLs or a stored Source, alone or as one
 of many workers sharing a Redis frontier (when REDIS_URL is set).
 
-The spider never parses HTML: it yields each response's raw facts, and the item
-pipelines parse the page once. After extraction the frontier stage asks
-`follow_up` which links to fetch next: the next page and list records first, then
-other in-site links, within the source's depth, page and domain limits. Every
-request carries plain, serialisable meta: run_id, source_id, depth (and, in
-distributed mode, the ticket the cluster ledger counts it by).
+The callback reads each page once through the page layer (`crawler.pages`: decode,
+classify, template, extract) and yields what to fetch next, the next page and list
+records first, then other links, and then the page's item, which the item pipeline
+stores. The source's depth, scope and page limits and the stored-page check are spider
+middlewares (`crawler.frontier`). Every request carries plain, serialisable meta: run_id,
+source_id, depth (and, in distributed mode, the ticket the cluster ledger counts it by).
 """
 
 from __future__ import annotations
@@ -31,14 +31,15 @@ from twisted.python.failure import Failure
 from crawler.arguments import SpiderArguments
 from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import create_run, push_start_urls
+from crawler.frontier import PAGINATION, RequestedPages
 from crawler.items import CrawledPage
-from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
-from crawler.robots import RobotsForbidden
+from crawler.pages import PageReader
+from crawler.patches.robots import RobotsForbidden
 from crawler.sources import CrawlTarget, adhoc_source, target_from_source
 from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
 from models.db import session_factory
 from models.schema import DatabaseUnreachable, check_schema, reason, shown_url
-from models.store import finish_run, stored_page_types
+from models.store import finish_run
 
 # Priorities: higher is fetched sooner. Fresh list records and pagination lead.
 PRIORITY_START = 100
@@ -53,7 +54,10 @@ class SiteSpider(RedisMixin, scrapy.Spider):
     """-a start_urls=URL[,URL…] | -a source=NAME, optional -a max_pages=N -a depth=N
     -a allowed_domains=HOST[,HOST…] -a timezone=ZONE (the IANA zone the sites write their
     times in, where a page's domain or language does not settle it). With REDIS_URL set and
-    no arguments: a worker that takes whatever the shared queue holds."""
+    no arguments: a worker that takes whatever the shared queue holds.
+
+    Settings: DATABASE_URL, REDIS_URL, URL_TRACKING_PARAMETERS, URL_DIRECTORY_INDEXES,
+    MAX_IDLE_TIME_BEFORE_CLOSE (scrapy-redis's, counted from the last response)."""
 
     name = "site"
     ledger: RunLedger | None = None  # set by the cluster scheduler in distributed mode
@@ -62,11 +66,9 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self.arguments = SpiderArguments.parse(kwargs)  # ArgumentError names a wrong one
         super().__init__(**self.arguments.passed_by_tools)
         self._targets: dict[int | None, CrawlTarget] = {}
-        self._requested: set[str] = set()
-        self._known_pages = KnownDetailPages(self._stored_types)
+        self.requested = RequestedPages()
         self.run_id: int | None = None
         self.url_identity: UrlIdentity = DEFAULT_IDENTITY
-        self._store_unreadable = False
         self._robots_hosts: set[str] = set()
 
     @classmethod
@@ -93,6 +95,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         spider.database_url = crawler.settings.get("DATABASE_URL")
         spider.distributed = bool(crawler.settings.get("REDIS_URL"))
         spider.url_identity = UrlIdentity.from_settings(crawler.settings)
+        spider.pages = PageReader(crawler)
         spider.target = spider.arguments.target(spider.database_url, spider.distributed)
         if spider.target is not None:
             spider._targets[spider.target.source_id] = spider.target
@@ -156,23 +159,19 @@ class SiteSpider(RedisMixin, scrapy.Spider):
 
     def page_request(self, url: str, meta: dict[str, Any], priority: int,
                      refresh: bool = False) -> scrapy.Request | None:
-        """A request for the page's canonical URL, or None for a URL that has none or once
-        the source's max_pages were requested (counted per worker: in a cluster the limit
-        is per worker). Start URLs are spelled by users: one identity for every request."""
+        """A start request for the page's canonical URL, or None for a URL that has none or
+        once the source's max_pages were requested. Start URLs are spelled by users: one
+        identity for every request."""
         url = self.canonical(url)
-        if url is None:
-            return None
         limit = self.target_for(meta.get("source_id")).max_pages
-        key = f"{meta.get('run_id')}:{url}"
-        if len(self._requested) > MEMO_LIMIT and not limit:  # the Redis seen-set still dedupes
-            self._requested.clear()
-        if key in self._requested or (limit and len(self._requested) >= limit):
+        if url is None or not self.requested.admit(meta.get("run_id"), url, limit):
             return None
-        self._requested.add(key)
         return scrapy.Request(url, callback=self.parse, errback=self.on_error, priority=priority,
                               dont_filter=refresh, meta=dict(meta))
 
-    def parse(self, response: Response) -> Iterator[CrawledPage]:
+    async def parse(self, response: Response) -> AsyncIterator[scrapy.Request | CrawledPage]:
+        """Read the page, then yield its follow-up requests and its item, in that order (the
+        links are queued before the page is stored and its request acknowledged)."""
         content_type = response.headers.get(b"Content-Type") or b""
         if content_type.lower().startswith(_SKIPPED_TYPES):
             self.logger.info("skipped non-HTML %s (Content-Type %s)", response.url,
@@ -181,13 +180,26 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             self.request_done(response.meta)
             return
         meta = response.meta
-        yield CrawledPage(
+        item = CrawledPage(
             url=normalise_url(response.request.url, self.url_identity), final_url=response.url,
             status=response.status, body=response.body,
             content_type=content_type.decode("latin-1") or None,
             fetched_at=datetime.now(UTC), depth=meta.get("depth", 0),
             source_id=meta.get("source_id"), run_id=meta.get("run_id"),
             ticket=meta.get("ticket"))
+        dropped = await self.pages.read(item)
+        if dropped is not None:
+            self.logger.warning("Dropped: %s", dropped)
+            self.request_done(item.meta)
+            return
+        listing = item.result.listing
+        records = [r.url for r in listing.records if r.url] if listing else []
+        if listing:
+            self.count(item.meta, "records/found", len(records))
+        for request in self.follow_up(item, records, listing.next_page if listing else None,
+                                      item.document.links):
+            yield request
+        yield item
 
     def canonical(self, url: str) -> str | None:
         """The URL's identity under this crawl's settings, or None if it has none."""
@@ -261,54 +273,20 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         except SQLAlchemyError as error:
             self.logger.warning("could not record the end of crawl run %s: %s", run_id, error)
 
-    def in_scope(self, url: str, target: CrawlTarget) -> bool:
-        host = urlsplit(url).hostname or ""
-        return any(host == d or host.endswith("." + d) for d in target.allowed_domains)
-
-    async def follow_up(self, item: CrawledPage, records: Iterable[str], next_page: str | None,
-                        links: Iterable[str]) -> list[scrapy.Request]:
-        """Decide what to fetch after a page: its next page and records first, then links."""
-        target = self.target_for(item.source_id)
-        depth = item.depth + 1
-        # Pagination stays at the list's depth: a board's 20th page is as near as its first.
-        candidates = [(next_page, PRIORITY_NEXT_PAGE, item.depth)] if next_page else []
-        if depth <= target.max_depth:
-            candidates += [(url, PRIORITY_RECORD, depth) for url in records]
-            candidates += [(url, PRIORITY_LINK, depth) for url in links]
-        # Most of a page's links (its site's navigation) were requested already: that
-        # set lookup comes first, the scope check (a URL parse) only for the rest.
-        scoped = []
-        for url, priority, url_depth in candidates:
-            canonical = self.canonical(url)
-            if (canonical is not None and f"{item.run_id}:{canonical}" not in self._requested
-                    and self.in_scope(url, target)):
-                scoped.append((canonical, priority, url_depth))
-        known = await self.known_details({url for url, _, _ in scoped})
+    def follow_up(self, item: CrawledPage, records: Iterable[str], next_page: str | None,
+                  links: Iterable[str]) -> list[scrapy.Request]:
+        """Every page the spider would fetch after this one: its next page and records
+        first, then its links, in canonical spelling. The source's limits and the pages
+        already requested or stored are the spider middlewares' (`crawler.frontier`)."""
+        meta = {"run_id": item.run_id, "source_id": item.source_id}
+        candidates = [(next_page, PRIORITY_NEXT_PAGE, {PAGINATION: True})] if next_page else []
+        candidates += [(url, PRIORITY_RECORD, {}) for url in records]
+        candidates += [(url, PRIORITY_LINK, {}) for url in links]
         requests = []
-        for url, priority, url_depth in scoped:
-            if url not in known:
-                meta = {"run_id": item.run_id, "source_id": item.source_id, "depth": url_depth}
-                request = self.page_request(url, meta, priority)
-                if request is not None:
-                    requests.append(request)
+        for url, priority, extra in candidates:
+            canonical = self.canonical(url)
+            if canonical is not None:
+                requests.append(scrapy.Request(canonical, callback=self.parse,
+                                               errback=self.on_error, priority=priority,
+                                               meta={**meta, **extra}))
         return requests
-
-    async def known_details(self, urls: set[str]) -> set[str]:
-        """Stored pages that are not lists: already have them, so a revisit skips them. If
-        the database is down we cannot tell, and fetch (upserts make that harmless)."""
-        try:
-            known = await self._known_pages.among(urls)
-        except SQLAlchemyError as error:
-            if not self._store_unreadable:  # once per outage, not once per page
-                self.logger.warning("cannot check stored URLs (%s); fetching all until the "
-                                    "database answers", reason(error))
-                self._store_unreadable = True
-            return set()
-        self._store_unreadable = False
-        self.crawler.stats.inc_value("frontier/known_skipped", len(known))
-        return known
-
-    def _stored_types(self, urls: list[str]) -> dict[str, str]:
-        """Page type of each stored URL (runs in a thread: touches nothing but the database)."""
-        with session_factory(self.database_url)() as session:
-            return stored_page_types(session, urls)

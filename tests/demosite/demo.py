@@ -22,7 +22,7 @@ from sqlalchemy import func, select
 from crawler.migrate import upgrade
 from models import Article, Comment, CrawlRun, ListRecord, Page
 from models.db import PROJECT_ROOT, session_factory
-from pipelines.persist import DEFAULT_JOURNAL_ROOT, store_journal_root
+from models.persist import DEFAULT_JOURNAL_ROOT, store_journal_root
 from pipelines.results import ARTICLE_TYPES
 from tests.demosite import DemoServer
 

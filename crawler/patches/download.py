@@ -2,12 +2,11 @@
 transfer really starts: the slot's, which a source's settings may set
 (`crawler.source_policy`).
 
-Scrapy 2.19's downloader hands every request waiting in a domain's slot to the event
-loop at once and marks them transferring only when each task runs, so a burst of
-queued requests all went out together: `CONCURRENT_REQUESTS_PER_DOMAIN` held only
-when requests trickled in. The handler keeps each slot to its concurrency itself, and
-in a cluster also takes the domain's lease shared by all workers
-(`crawler.cluster.politeness`).
+Works around Scrapy 2.19: its downloader hands every request queued in a domain's slot on
+at once, so `CONCURRENT_REQUESTS_PER_DOMAIN` held only when requests trickled in (see
+docs/DECISIONS-crawl.md, "Per-domain concurrency at the transfer"). The handler keeps each
+slot to its concurrency itself, and in a cluster also takes the domain's lease shared by all
+workers (`crawler.cluster.politeness`).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from scrapy.crawler import Crawler
 from scrapy.http import Response
 from scrapy_redis import connection
 
+from crawler import settings as defaults
 from crawler.cluster.politeness import DomainLeases
 
 
@@ -49,16 +49,20 @@ class SlotPlaces:
 
 class PoliteDownloadHandler(HTTP11DownloadHandler):
     """HTTP/1.1 transfers within their slot's concurrency and, in a cluster, the
-    domain's global lease (held for the transfer only, not while queued)."""
+    domain's global lease (held for the transfer only, not while queued).
+
+    Settings: REDIS_URL, GLOBAL_DOMAIN_CONCURRENCY, GLOBAL_DOMAIN_DELAY, DOWNLOAD_TIMEOUT."""
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         settings = crawler.settings
         self.places = SlotPlaces()
         self.leases = DomainLeases(connection.from_settings(settings),
-                                   settings.getint("GLOBAL_DOMAIN_CONCURRENCY", 8),
-                                   settings.getfloat("GLOBAL_DOMAIN_DELAY", 0.0),
-                                   settings.getfloat("DOWNLOAD_TIMEOUT", 180),
+                                   settings.getint("GLOBAL_DOMAIN_CONCURRENCY",
+                                                   defaults.GLOBAL_DOMAIN_CONCURRENCY),
+                                   settings.getfloat("GLOBAL_DOMAIN_DELAY",
+                                                     defaults.GLOBAL_DOMAIN_DELAY),
+                                   settings.getfloat("DOWNLOAD_TIMEOUT"),
                                    ) if settings.get("REDIS_URL") else None
 
     async def download_request(self, request: Request) -> Response:

@@ -1,15 +1,11 @@
 """Scrapy's robots.txt middleware, with every request that waited for a host's
 robots.txt checked against it.
 
-In Scrapy 2.19 the requests that arrive while a host's robots.txt is being fetched all
-await one shared Deferred through `maybe_deferred_to_future`. Twisted's
-`Deferred.asFuture` callback returns None, so the first waiter gets the parser and
-every later one gets None, which the middleware takes for "no robots.txt": those
-requests are fetched unchecked. (The callback Scrapy used before passed the result on;
-scrapy/scrapy#6802 replaced it.) A cluster worker that takes a batch of requests for a
-host it has not seen yet hits this at once. By the time the Deferred fires, the
-middleware has stored the host's parser (None after a fetch error), so the rules are
-read from there.
+Works around Scrapy 2.19: of the requests that wait for a host's robots.txt, only the first
+gets its parser; the others get None ("no robots.txt") and are fetched unchecked (see
+docs/DECISIONS-crawl.md, "robots.txt for every waiting request"). By the time the fetch
+ends, the middleware has stored the host's parser (None after a fetch error), so the rules
+are read from there.
 
 A refusal is raised as RobotsForbidden, so the spider can tell a page the site asked us not
 to fetch from a failed fetch.

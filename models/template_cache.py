@@ -17,7 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from models.page import SiteTemplate
-from pipelines.template_diff import Template
+from pipelines import Template
 
 logger = logging.getLogger(__name__)
 

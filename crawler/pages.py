@@ -1,33 +1,41 @@
-"""Thin Scrapy item pipelines: decode → classify → extract → frontier.
+"""The page layer: one fetched page through the extraction package's front door.
 
-Each stage calls one pure function from this package and records what happened
-in the crawl stats; persistence is in `scrapy_persist`. A page that fails a
-stage is logged and kept with the facts it has, never silently lost.
+decode → classify → (articles: the site template from the shared cache) → extract. The
+spider calls `PageReader.read` from its callback and decides what to fetch from the
+result; nothing here follows links or writes to the store. A page that fails a step is
+logged and kept with the facts it has, never silently lost.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from contextlib import nullcontext
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 from lxml.html import HtmlElement
 from scrapy import Request
 from scrapy.crawler import Crawler
-from scrapy.exceptions import DropItem
 
 from crawler.items import CrawledPage
 from models.db import session_factory
-from pipelines.article.dates.zones import zone_named
-from pipelines.document import Document, NotHtmlError, load_document
-from pipelines.pagetype import SiteRule
-from pipelines.process import PageResult, decide_type, extract
-from pipelines.results import ARTICLE_TYPES, PageTypeDecision
-from pipelines.siblings import sibling_candidates, url_pattern
-from pipelines.template_cache import TemplateCache
-from pipelines.template_diff import Template, denoise_with_sibling, template_mask
+from models.template_cache import TemplateCache
+from pipelines import (
+    ARTICLE_TYPES,
+    Document,
+    NotHtmlError,
+    PageResult,
+    PageTypeDecision,
+    Template,
+    decide_type,
+    denoise_with_sibling,
+    extract,
+    load_document,
+    sibling_candidates,
+    template_mask,
+    url_pattern,
+    zone_named,
+)
 
 # Siblings jump the queue: a pair compared close in time sees the same template.
 PRIORITY_SIBLING = 200
@@ -35,79 +43,69 @@ PRIORITY_SIBLING = 200
 logger = logging.getLogger(__name__)
 
 
-class Stage:
-    """Common wiring: the crawler (for settings and the spider) and a from_crawler."""
+class PageReader:
+    """Reads pages for the spider, which knows each page's source (its rules and zone), its
+    URL identity and the run statistics (`spider.count`).
+
+    The template comes from the shared cache; when a URL pattern has none yet, or a page no
+    longer fits it, one same-template sibling is fetched (a second if the first fails)
+    straight through the engine, as Scrapy's media pipelines fetch files: no scheduler, no
+    Redis, nothing to serialise, and the pair stays close in time. Concurrent pages of one
+    pattern wait for the same sibling.
+
+    Settings: DATABASE_URL (the store of the shared template cache).
+    """
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
-
-    @classmethod
-    def from_crawler(cls, crawler: Crawler) -> Stage:
-        return cls(crawler)
+        self.templates = TemplateCache(session_factory(crawler.settings.get("DATABASE_URL")))
+        self._learning: dict[str, asyncio.Future[Template | None]] = {}
 
     def count(self, item: CrawledPage, name: str, value: int = 1) -> None:
-        """Count in the worker's stats and the item's run's stats (the spider knows both)."""
         self.crawler.spider.count(item.meta, name, value)
 
+    async def read(self, item: CrawledPage) -> str | None:
+        """Fill the item's document, decision and result; or the reason it was dropped
+        (an empty or binary body), counted."""
+        dropped = self.decode(item)
+        if dropped is None:
+            self.classify(item)
+            await self.extract(item)
+        return dropped
 
-class DecodeStage(Stage):
-    """Decode and parse once; empty and binary bodies are dropped with a warning. The page
-    carries its source's time zone, where one is set (-a timezone, a Source's settings)."""
-
-    def zone(self, source_id: int | None) -> ZoneInfo | None:
-        name = self.crawler.spider.target_for(source_id).timezone
-        return zone_named(name) if name else None
-
-    def process_item(self, item: CrawledPage) -> CrawledPage:
+    def decode(self, item: CrawledPage) -> str | None:
+        """Decode and parse once, in the page's source's time zone where one is set."""
         if not item.body.strip():
             self.count(item, "pages/skipped_empty")
-            raise DropItem(f"{item.url}: empty body (HTTP {item.status})")
+            return f"{item.url}: empty body (HTTP {item.status})"
         try:
             item.document = load_document(item.body, url=item.final_url,
                                           content_type=item.content_type,
                                           fetched_at=item.fetched_at,
-                                          zone=self.zone(item.source_id))
+                                          zone=self._zone(item.source_id))
         except NotHtmlError as error:
             self.count(item, "pages/skipped_binary")
-            raise DropItem(f"{item.url}: {error}") from error
+            return f"{item.url}: {error}"
         item.body = b""  # the tree holds the page now
-        return item
+        return None
 
+    def _zone(self, source_id: int | None) -> ZoneInfo | None:
+        name = self.crawler.spider.target_for(source_id).timezone
+        return zone_named(name) if name else None
 
-class ClassifyStage(Stage):
-    """Page type from per-site rules, built-in rules, then the trained classifier."""
-
-    def site_rules(self, source_id: int | None) -> tuple[SiteRule, ...]:
-        """The source's own page-type rules, parsed and checked when the source was loaded."""
-        return self.crawler.spider.target_for(source_id).page_type_rules
-
-    def process_item(self, item: CrawledPage) -> CrawledPage:
+    def classify(self, item: CrawledPage) -> None:
+        """Page type from the source's rules, built-in rules, then the trained classifier."""
+        rules = self.crawler.spider.target_for(item.source_id).page_type_rules
         try:
-            item.decision = decide_type(item.document, None, self.site_rules(item.source_id))
+            item.decision = decide_type(item.document, None, rules)
         except Exception:  # noqa: BLE001 - an unclassifiable page is stored as 'other'
             logger.exception("page-type classification failed for %s", item.url)
             self.count(item, "errors/classify")
             item.decision = PageTypeDecision("other", 0.0, "error")
         self.count(item, f"pages/type/{item.decision.page_type}")
-        return item
 
-
-class ExtractStage(Stage):
-    """Articles to density extraction (minus the site template), lists to record mining.
-
-    The template comes from the shared cache; when a URL pattern has none yet, or a
-    page no longer fits it, one same-template sibling is fetched (a second if the
-    first fails) straight through the engine, as Scrapy's media pipelines fetch
-    files: no scheduler, no Redis, nothing to serialise, and the pair stays close
-    in time. Concurrent pages of one pattern wait for the same sibling.
-    """
-
-    def __init__(self, crawler: Crawler) -> None:
-        super().__init__(crawler)
-        self.templates = TemplateCache(session_factory(crawler.settings.get("DATABASE_URL")))
-        self._learning: dict[str, asyncio.Future[Template | None]] = {}
-
-    async def process_item(self, item: CrawledPage) -> CrawledPage:
+    async def extract(self, item: CrawledPage) -> None:
+        """Articles to density extraction (minus the site template), lists to record mining."""
         exclude: list[HtmlElement] = []
         try:
             if item.decision.page_type in ARTICLE_TYPES:
@@ -117,7 +115,6 @@ class ExtractStage(Stage):
             logger.exception("extraction failed for %s", item.url)
             self.count(item, "errors/extract")
             item.result = PageResult(item.decision)
-        return item
 
     async def _template_blocks(self, item: CrawledPage) -> list[HtmlElement]:
         doc = item.document
@@ -167,23 +164,3 @@ class ExtractStage(Stage):
         except Exception as error:  # noqa: BLE001 - a failed sibling only costs denoising
             logger.info("sibling %s unusable (%s); trying the next", url, error)
             return None
-
-
-class FrontierStage(Stage):
-    """Hand the spider what this page links to; the spider decides what to fetch."""
-
-    async def process_item(self, item: CrawledPage) -> CrawledPage:
-        spider = self.crawler.spider
-        listing = item.result.listing
-        records = [r.url for r in listing.records if r.url] if listing else []
-        next_page = listing.next_page if listing else None
-        # Enqueued before the next stage journals the page, so before its request is
-        # acknowledged: a run never looks drained while this page's links are unqueued.
-        # A cluster's scheduler sends them to Redis together (plain Scrapy has no batch).
-        requests = await spider.follow_up(item, records, next_page, item.document.links)
-        with getattr(self.crawler.engine.scheduler, "batch", nullcontext)():
-            for request in requests:
-                self.crawler.engine.crawl(request)
-        if listing:
-            self.count(item, "records/found", len(records))
-        return item

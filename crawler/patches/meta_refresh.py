@@ -1,10 +1,10 @@
 """Scrapy's meta-refresh redirects, without decoding pages that cannot have one.
 
-Scrapy looks for `<meta http-equiv="refresh">` in the first 4096 characters of every
-HTML response through `response.text`, which infers the encoding and decodes the whole
-body, only to throw the text away: our stages decode the raw body themselves. That was
-about 1.6 % of a worker's CPU on the demo crawl (py-spy, 2026-11-22). The tag needs
-the letters "refresh"; in every ASCII-compatible encoding (UTF-8, GBK, GB18030, Big5,
+Works around Scrapy 2.19: it looks for `<meta http-equiv="refresh">` in the first 4096
+characters of every HTML response through `response.text`, which decodes the whole body only
+to throw the text away; our page layer decodes the raw body itself (see
+docs/DECISIONS-crawl.md, "Meta refresh without decoding"). The tag needs the letters
+"refresh"; in every ASCII-compatible encoding (UTF-8, GBK, GB18030, Big5,
 Shift_JIS, the ISO-8859 family) those are the same bytes, so a page whose first 16 KiB
 (4096 characters of at most 4 bytes) do not contain them has no meta refresh. A head
 with a NUL byte (UTF-16, UTF-32) still goes through Scrapy's own check.

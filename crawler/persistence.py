@@ -16,10 +16,11 @@ from twisted.internet import reactor, task, threads
 from twisted.internet.defer import Deferred, succeed
 from twisted.python.failure import Failure
 
+from crawler import settings as defaults
 from crawler.items import CrawledPage
 from models.db import database_url, session_factory
-from pipelines.journal import Journal
-from pipelines.persist import (
+from models.journal import Journal
+from models.persist import (
     DEFAULT_JOURNAL_ROOT,
     SegmentWriteError,
     Written,
@@ -28,14 +29,17 @@ from pipelines.persist import (
     warn_unassigned,
     write_segments,
 )
-from pipelines.stored import FetchFacts, stored_line
+from models.stored import FetchFacts, stored_line
 
 logger = logging.getLogger(__name__)
 
 
 class PersistStage:
     """Items reach the journal synchronously and the database in batches; a batch that
-    cannot be written stays journalled and is retried, or replayed by the next crawl."""
+    cannot be written stays journalled and is retried, or replayed by the next crawl.
+
+    Settings: DATABASE_URL, JOURNAL_DIR, PERSIST_BATCH_SIZE, PERSIST_FLUSH_SECONDS,
+    PERSIST_RETRY_SECONDS."""
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
@@ -45,9 +49,11 @@ class PersistStage:
         self.sessions = session_factory(self.database_url)
         self.journal_base = Path(settings.get("JOURNAL_DIR") or DEFAULT_JOURNAL_ROOT)
         self.journal_root = store_journal_root(self.journal_base, self.database_url)
-        self.batch_size = settings.getint("PERSIST_BATCH_SIZE", 50)
-        self.flush_seconds = settings.getfloat("PERSIST_FLUSH_SECONDS", 2.0)
-        self.retry_seconds = settings.getfloat("PERSIST_RETRY_SECONDS", 5.0)
+        self.batch_size = settings.getint("PERSIST_BATCH_SIZE", defaults.PERSIST_BATCH_SIZE)
+        self.flush_seconds = settings.getfloat("PERSIST_FLUSH_SECONDS",
+                                               defaults.PERSIST_FLUSH_SECONDS)
+        self.retry_seconds = settings.getfloat("PERSIST_RETRY_SECONDS",
+                                               defaults.PERSIST_RETRY_SECONDS)
         self.journal: Journal | None = None
         self._writing: Deferred[Any] | None = None
         self._retry_at = 0.0
@@ -147,5 +153,5 @@ class PersistStage:
         self.journal.close()
         if left:
             logger.error("%d journal segments could not be written; they are kept in %s and "
-                         "written by the next crawl or `python -m pipelines replay-spill`",
+                         "written by the next crawl or `python -m crawler replay-spill`",
                          len(left), self.journal.directory)

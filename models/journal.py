@@ -3,7 +3,7 @@
 Every item is appended to a segment file before the database sees it; a segment
 is deleted only after its transaction commits. So a database outage, a slow
 database or a killed crawler (even SIGKILL) loses nothing: the next crawl, or
-`python -m pipelines replay-spill DIR`, writes what is left. Each process owns
+`python -m crawler replay-spill DIR`, writes what is left. Each process owns
 one directory, held with an advisory lock the kernel drops when the process dies;
 directories whose lock is free are orphans to adopt.
 """

@@ -1,6 +1,6 @@
 """Move journalled items into the database, one committed transaction per segment.
 
-Shared by the crawl's persistence stage and by `python -m pipelines replay-spill`,
+Shared by the crawl's persistence stage and by `python -m crawler replay-spill`,
 so a spilled journal is written exactly as the live crawl would have written it.
 """
 
@@ -21,9 +21,9 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlch
 from sqlalchemy.orm import Session, sessionmaker
 
 from models.db import PROJECT_ROOT, database_url, session_factory
+from models.journal import Journal, is_journal_directory, read_segment
 from models.schema import DatabaseNotReady, check_schema
 from models.store import save_pages
-from pipelines.journal import Journal, is_journal_directory, read_segment
 
 logger = logging.getLogger(__name__)
 
@@ -121,14 +121,14 @@ def warn_unassigned(base: Path, url: str) -> None:
     if unassigned:
         logger.warning("%d journal folders in %s belong to no database (they predate journals "
                        "kept per database) and are not replayed; if they belong to this one, "
-                       "move them into %s and run `python -m pipelines replay-spill`",
+                       "move them into %s and run `python -m crawler replay-spill`",
                        len(unassigned), base, store_journal_root(base, url))
 
 
 def replay_main(argv: list[str]) -> int:
     """Write the journals that crawls into this database could not write themselves."""
     parser = argparse.ArgumentParser(
-        prog="python -m pipelines replay-spill",
+        prog="python -m crawler replay-spill",
         description="Write the items that crawls into this database journalled but could not "
                     "store (only this database's journals: each database has its own folder).")
     parser.add_argument("root", nargs="?", type=Path, default=DEFAULT_JOURNAL_ROOT,
@@ -150,7 +150,7 @@ def replay_main(argv: list[str]) -> int:
     try:
         check_schema(url)
     except DatabaseNotReady as error:
-        print(f"python -m pipelines replay-spill: {error}", file=sys.stderr)
+        print(f"python -m crawler replay-spill: {error}", file=sys.stderr)
         return 1
     warn_unassigned(args.root, url)
     journal = Journal(store_journal_root(args.root, url))

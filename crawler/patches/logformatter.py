@@ -1,9 +1,8 @@
 """Scrapy's log messages, minus the two per page that the log level hides anyway.
 
-Scrapy builds a DEBUG record for every response ("Crawled") and every item ("Scraped")
-and hands it to the logging handlers, which drop it below LOG_LEVEL: about 1.4 % of a
-worker's CPU on the demo crawl (py-spy, 2026-11-22). Below DEBUG the two messages are
-not built at all; at DEBUG they are Scrapy's own.
+Works around Scrapy 2.19: it builds a DEBUG record for every response ("Crawled") and every
+item ("Scraped") whatever LOG_LEVEL, for the handlers to drop (see docs/DECISIONS-crawl.md,
+"No per-page DEBUG records"). Below DEBUG the two are not built; at DEBUG they are Scrapy's.
 """
 
 from __future__ import annotations
@@ -19,7 +18,9 @@ from twisted.python.failure import Failure
 
 
 class PageLogFormatter(LogFormatter):
-    """Scrapy's formatter; "Crawled" and "Scraped" only when DEBUG is logged."""
+    """Scrapy's formatter; "Crawled" and "Scraped" only when DEBUG is logged.
+
+    Settings: LOG_ENABLED, LOG_LEVEL (Scrapy's own)."""
 
     def __init__(self, per_page: bool) -> None:
         self.per_page = per_page
@@ -27,10 +28,10 @@ class PageLogFormatter(LogFormatter):
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageLogFormatter:
         settings = crawler.settings
-        level = settings.get("LOG_LEVEL", "DEBUG")
+        level = settings.get("LOG_LEVEL")
         if isinstance(level, str):
             level = logging.getLevelName(level.upper())
-        return cls(settings.getbool("LOG_ENABLED", True) and isinstance(level, int)
+        return cls(settings.getbool("LOG_ENABLED") and isinstance(level, int)
                    and level <= logging.DEBUG)
 
     def crawled(self, request: Request, response: Response,

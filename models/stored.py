@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from pipelines.process import PageResult
-from pipelines.results import ArticleData, PageTypeDecision, comment_json, record_json
+from pipelines import ArticleData, PageResult, PageTypeDecision, comment_json, record_json
 
 # Bump when extraction output changes, so stored pages are refreshed on the next crawl.
 EXTRACTOR_VERSION = "1"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -54,7 +55,7 @@ from bench.sites_score import (
     records_figures,
     score_site,
 )
-from bench.sites_serve import LocalSite, ReplayProxy
+from bench.sites_serve import ReplayProxy, serve_proxy, serve_site
 from models import Article, CrawlRun, Page
 from models.db import PROJECT_ROOT, get_engine, session_factory
 
@@ -152,11 +153,12 @@ def run_site(folder: Path, args: argparse.Namespace, metric: BodyMetric) -> Site
     name = truth.name
     with TemporaryDirectory(prefix=f"bench-sites-{name}-") as temp:
         workdir = Path(temp)
-        if args.keep:
+        if args.keep:  # emptied first: a store or journal left there is no fresh start
             workdir = args.keep / name
-            workdir.mkdir(parents=True, exist_ok=True)
-        with (LocalSite(truth.root) as site,
-              ReplayProxy(site, truth.own_hosts, workdir) as proxy,
+            shutil.rmtree(workdir, ignore_errors=True)
+            workdir.mkdir(parents=True)
+        with (serve_site(truth.root) as site,
+              serve_proxy(site, truth.own_hosts, workdir) as proxy,
               fresh_database(args.database, workdir, args.admin_url, bool(args.keep)) as db):
             origin = truth.real_origin() or site.origin
             print(f"{name}: crawling {origin}{truth.start} (depth {args.depth}) into "
@@ -211,26 +213,24 @@ def site_table(score: SiteScore, metric: BodyMetric) -> str:
         ("coverage: reachable posts stored", f"{score.coverage} (posts in truth: "
                                              f"{score.posts}; stored of all: "
                                              f"{score.coverage_all})"),
-        ("reachable list pages stored", str(score.lists_reached)),
-        ("type right (article / list / other)", str(score.types)),
-        ("posts typed list", str(score.posts_as_list)),
+        *_ratio_rows(score, (("reachable list pages stored", "lists_reached"),
+                             ("type right (article / list / other)", "types"),
+                             ("posts typed list", "posts_as_list"))),
         ("body P / R / F1, ours", f"{_body_cell(score, 'ours', metric)} "
                                   f"(exact {posts.exact}/{len(posts.rows)})"),
         ("body P / R / F1, trafilatura", f"{_body_cell(score, 'trafilatura', metric)} "
                                          f"(exact {score.body['trafilatura'].exact}/"
                                          f"{len(score.body['trafilatura'].rows)})"),
-        ("title exact", str(score.title)),
-        ("publish day", str(score.day)),
-        ("author (where truth has one)", str(score.author)),
-        ("language", str(score.language)),
-        ("comment recall", str(score.comments)),
-        ("comment rows on pages without comments", str(score.stray_comments)),
+        *_ratio_rows(score, (("title exact", "title"), ("publish day", "day"),
+                             ("author (where truth has one)", "author"),
+                             ("language", "language"), ("comment recall", "comments"),
+                             ("comment rows on pages without comments", "stray_comments"))),
         ("list records P / R / F1", f"{_f(rp)} / {_f(rr)} / **{_f(rf)}** ({score.record_hits} "
                                     f"items of {score.records_stored} records, "
                                     f"{score.record_items} truth items)"),
-        ("next page found", str(score.next_found)),
-        ("next page followed (stored)", str(score.next_followed)),
-        ("next page stored where there is none", str(score.next_spurious)),
+        *_ratio_rows(score, (("next page found", "next_found"),
+                             ("next page followed (stored)", "next_followed"),
+                             ("next page stored where there is none", "next_spurious"))),
         ("pages/s: the crawl command (start-up included) / first to last fetch",
          f"{_rate(score.stored_pages, score.seconds)} ({score.seconds:.0f} s) / "
          f"{_rate(score.stored_pages, score.fetch_seconds)} ({score.fetch_seconds:.0f} s)"),
@@ -242,6 +242,11 @@ def site_table(score: SiteScore, metric: BodyMetric) -> str:
         cells = [str(score.confusion[truth_group, g]) for g in (*GROUPS, "not stored")]
         lines.append(f"| {truth_group} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n" + _site_notes(score)
+
+
+def _ratio_rows(score: SiteScore, rows: tuple[tuple[str, str], ...]) -> list[tuple[str, str]]:
+    """(label, the figure of that name) rows."""
+    return [(label, str(getattr(score, name))) for label, name in rows]
 
 
 def _site_notes(score: SiteScore) -> str:
@@ -283,7 +288,7 @@ def overall_table(scores: list[SiteScore], metric: BodyMetric) -> str:
     head = ("| site | pages stored | coverage | type right | posts typed list | body F1 ours | "
             "body F1 trafilatura | title | day | author | language | comment recall | "
             "stray comment rows | records P | records R | next found | next followed | "
-            "pages/s |")
+            "pages/s (command / fetch span) |")
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for s in [*scores, overall(scores)]:
         rp, rr, _ = records_figures(s)
@@ -294,7 +299,7 @@ def overall_table(scores: list[SiteScore], metric: BodyMetric) -> str:
                  _f(s.day.value), _f(s.author.value), _f(s.language.value),
                  _f(s.comments.value), str(s.stray_comments), _f(rp), _f(rr),
                  _f(s.next_found.value), _f(s.next_followed.value),
-                 _rate(s.stored_pages, s.seconds)]
+                 f"{_rate(s.stored_pages, s.seconds)} / {_rate(s.stored_pages, s.fetch_seconds)}"]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

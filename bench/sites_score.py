@@ -342,7 +342,8 @@ def score_site(truth: SiteTruth, stored: list[Stored], hops: dict[str, int], dep
 def _score_comments(score: SiteScore, path: str, page_truth: dict, page: Stored) -> None:
     truth_comments = page_truth.get("comments") or []
     for comment in truth_comments:
-        score.comments.add(comment_found(comment["text"], page.comments))
+        if comment.get("text"):  # a few truth comments are a name and a date only
+            score.comments.add(comment_found(comment["text"], page.comments))
     if not truth_comments and page.comments:
         score.stray_comments += len(page.comments)
         score.stray_examples.append(f"{path} ({len(page.comments)})")

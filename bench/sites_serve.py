@@ -18,10 +18,11 @@ import ssl
 import subprocess
 import threading
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import TracebackType
 from urllib.parse import urlsplit
 
 # Hop-by-hop headers and those the proxy writes itself.
@@ -39,7 +40,7 @@ class _QuietFiles(SimpleHTTPRequestHandler):
 
 
 class LocalSite:
-    """`root` served on 127.0.0.1 at a free port, in threads of this process."""
+    """`root` served on 127.0.0.1 at a free port (by serve_site)."""
 
     def __init__(self, root: Path) -> None:
         handler = partial(_QuietFiles, directory=str(root))
@@ -48,13 +49,33 @@ class LocalSite:
         self.netloc = f"127.0.0.1:{self.server.server_address[1]}"
         self.origin = f"http://{self.netloc}"
 
-    def __enter__(self) -> LocalSite:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+
+@contextmanager
+def _serving(server: ThreadingHTTPServer) -> Iterator[None]:
+    """`server` answering in a daemon thread of this process while the block runs."""
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextmanager
+def serve_site(root: Path) -> Iterator[LocalSite]:
+    """`root` on 127.0.0.1 for the block."""
+    site = LocalSite(root)
+    with _serving(site.server):
+        yield site
+
+
+@contextmanager
+def serve_proxy(site: LocalSite, own_hosts: list[str], workdir: Path) -> Iterator[ReplayProxy]:
+    """A replay proxy in front of `site` for the block (its certificate made in workdir)."""
+    proxy = ReplayProxy(site, own_hosts, workdir)
+    with _serving(proxy.server):
+        yield proxy
 
 
 def self_signed_certificate(hosts: list[str], folder: Path) -> tuple[Path, Path]:
@@ -192,7 +213,8 @@ class _ProxyServer(ThreadingHTTPServer):
 
 
 class ReplayProxy:
-    """The proxy for one site: its own hosts (any scheme) and `site`'s netloc go to `site`."""
+    """The proxy for one site: its own hosts (any scheme) and `site`'s netloc go to `site`
+    (served by serve_proxy)."""
 
     def __init__(self, site: LocalSite, own_hosts: list[str], workdir: Path) -> None:
         context = None
@@ -212,12 +234,3 @@ class ReplayProxy:
         """The variables that route a process' requests (Scrapy's included) through here."""
         return {"http_proxy": self.url, "https_proxy": self.url,
                 "HTTP_PROXY": self.url, "HTTPS_PROXY": self.url}
-
-    def __enter__(self) -> ReplayProxy:
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 traceback: TracebackType | None) -> None:
-        self.server.shutdown()
-        self.server.server_close()

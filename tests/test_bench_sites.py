@@ -27,7 +27,7 @@ from bench.sites_score import (
     records_figures,
     score_site,
 )
-from bench.sites_serve import LocalSite, ReplayProxy
+from bench.sites_serve import serve_proxy, serve_site
 
 HOST = "own.example"
 POST_A = "Alpha is the first post.\nIt has two lines of plain prose."
@@ -151,8 +151,8 @@ def test_proxy_answers_own_hosts_over_http_and_https_and_refuses_others(
         tiny_site: Path, tmp_path: Path) -> None:
     unverified = ssl.create_default_context()
     unverified.check_hostname, unverified.verify_mode = False, ssl.CERT_NONE
-    with (LocalSite(tiny_site / "root") as site,
-          ReplayProxy(site, [HOST], tmp_path) as proxy):
+    with (serve_site(tiny_site / "root") as site,
+          serve_proxy(site, [HOST], tmp_path) as proxy):
         opener = urllib.request.build_opener(
             urllib.request.ProxyHandler({"http": proxy.url, "https": proxy.url}),
             urllib.request.HTTPSHandler(context=unverified))

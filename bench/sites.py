@@ -173,19 +173,20 @@ def run_site(folder: Path, args: argparse.Namespace, metric: BodyMetric) -> Site
         peers = {"trafilatura": trafilatura_bodies(truth, origin, posts)}
         score = score_site(truth, stored, hops, args.depth, origin, peers, metric)
         score.seconds, score.fetch_seconds = seconds, fetch_seconds
-        score.notes += _crawl_notes(stats, refused, log if args.keep else None)
+        score.notes += _crawl_notes(stats, refused)
+        if args.keep:
+            print(f"{name}: store, journal and log kept in {workdir} (log: {log.name})",
+                  file=sys.stderr)
     return score
 
 
-def _crawl_notes(stats: dict, refused: dict[str, int], log: Path | None) -> list[str]:
+def _crawl_notes(stats: dict, refused: dict[str, int]) -> list[str]:
     notes = []
     errors = {k: v for k, v in stats.items() if k.startswith(("errors/", "robots/"))}
     if errors:
         notes.append(f"crawl errors: {errors}")
     if refused:
         notes.append(f"requests the proxy refused (other hosts): {refused}")
-    if log is not None:
-        notes.append(f"log: {log}")
     return notes
 
 

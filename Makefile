@@ -29,6 +29,7 @@ bench: install
 	$(PY) -m bench.template_diff
 	$(PY) -m bench.pagetype
 	$(PY) -m bench.records
+	$(PY) -m bench.sites
 	$(PY) -m bench.store
 	$(PY) -m bench.crawl --scale 4 --repeat 3
 	$(PY) -m bench.soak --scale 72 --distributed

@@ -59,7 +59,7 @@ class PageReader:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self.templates = TemplateCache(session_factory(crawler.settings.get("DATABASE_URL")))
-        self._learning: dict[str, asyncio.Future[Template | None]] = {}
+        self._learning: dict[tuple[str, str], asyncio.Future[Template | None]] = {}
 
     def count(self, item: CrawledPage, name: str, value: int = 1) -> None:
         self.crawler.spider.count(item.meta, name, value)
@@ -118,23 +118,26 @@ class PageReader:
 
     async def _template_blocks(self, item: CrawledPage) -> list[HtmlElement]:
         doc = item.document
-        host, pattern = urlsplit(doc.url or "").hostname or "", url_pattern(doc.url or "")
-        template = self.templates.get(host, pattern)
-        if template is None and pattern in self._learning:
-            template = await self._learning[pattern]
+        key = (urlsplit(doc.url or "").hostname or "", url_pattern(doc.url or ""))
+        template = self.templates.get(*key)
+        if template is None and key in self._learning:
+            template = await self._learning[key]
         if template is not None:
             mask = template_mask(doc, template)
             if mask is not None:
                 self.count(item, "template/sibling_fetches_saved")
                 return mask
             self.count(item, "template/relearned")
-            self.templates.forget(host, pattern)
-        return await self._learn(item, host, pattern)
+            self.templates.forget(*key)
+        return await self._learn(item, key)
 
-    async def _learn(self, item: CrawledPage, host: str, pattern: str) -> list[HtmlElement]:
+    async def _learn(self, item: CrawledPage, key: tuple[str, str]) -> list[HtmlElement]:
+        """Learn the template of the page's (host, URL pattern) from a sibling; pages of that
+        key that arrive meanwhile wait for it. Pages that relearn at once may overlap: the
+        newest is the one later pages wait for, and each removes only its own entry."""
         doc = item.document
         future: asyncio.Future[Template | None] = asyncio.get_running_loop().create_future()
-        self._learning[pattern] = future
+        self._learning[key] = future
         result = None
         try:
             for url in sibling_candidates(doc.url or "", doc.links, limit=2,
@@ -143,11 +146,12 @@ class PageReader:
                 sibling = await self._fetch(url, item.source_id)
                 if sibling is not None:
                     result = denoise_with_sibling(doc, sibling)
-                    self.templates.put(host, pattern, result.template)
+                    self.templates.put(*key, result.template)
                     break
         finally:
             future.set_result(result.template if result else None)
-            del self._learning[pattern]
+            if self._learning.get(key) is future:
+                del self._learning[key]
         return result.exclude if result else []
 
     async def _fetch(self, url: str, source_id: int | None) -> Document | None:

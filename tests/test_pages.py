@@ -1,0 +1,68 @@
+"""The page layer's template learning when pages of one URL pattern arrive together."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import crawler.pages
+from crawler.pages import PageReader
+
+
+class Templates:
+    """The shared template cache's interface, in memory."""
+
+    def __init__(self) -> None:
+        self.stored: dict[tuple[str, str], Any] = {}
+
+    def get(self, host: str, pattern: str) -> Any:
+        return self.stored.get((host, pattern))
+
+    def put(self, host: str, pattern: str, template: Any) -> None:
+        self.stored[(host, pattern)] = template
+
+    def forget(self, host: str, pattern: str) -> None:
+        self.stored.pop((host, pattern), None)
+
+
+def _reader(fetch_seconds: list[float]) -> PageReader:
+    reader = PageReader.__new__(PageReader)
+    spider = SimpleNamespace(count=lambda *_: None, canonical=lambda url: url)
+    reader.crawler = SimpleNamespace(spider=spider)
+    reader.templates = Templates()
+    reader._learning = {}
+
+    async def fetch(url: str, source_id: int | None) -> object:
+        await asyncio.sleep(fetch_seconds.pop(0))
+        return object()
+    reader._fetch = fetch  # type: ignore[method-assign]
+    return reader
+
+
+def _page(url: str) -> SimpleNamespace:
+    return SimpleNamespace(document=SimpleNamespace(url=url, links=[]), source_id=None,
+                           meta={})
+
+
+def test_pages_that_relearn_a_template_at_once_all_get_extracted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three pages of one pattern; the first one's template fits neither of the others, so
+    both relearn at once and the later one finishes first. Each page gets its own result
+    (before, the earlier one failed with KeyError and was stored without extraction)."""
+    learned = iter(range(10))
+    monkeypatch.setattr(crawler.pages, "sibling_candidates", lambda *_, **__: ["http://a.cn/s"])
+    monkeypatch.setattr(crawler.pages, "denoise_with_sibling", lambda doc, sibling: SimpleNamespace(
+        template=next(learned), exclude=[doc.url]))
+    monkeypatch.setattr(crawler.pages, "template_mask", lambda doc, template: None)
+    reader = _reader([0.05, 0.05, 0.01])
+
+    async def three_pages() -> list[list[str]]:
+        return await asyncio.gather(*(reader._template_blocks(_page(f"http://a.cn/p/{i}.html"))
+                                      for i in range(3)))
+
+    assert asyncio.run(three_pages()) == [[f"http://a.cn/p/{i}.html"] for i in range(3)]
+    assert reader._learning == {}
+

@@ -74,7 +74,8 @@ STATS_CLASS = "crawler.patches.stats.StatsCollector"
 # Start-up objects out of the garbage collector's sight once the crawl runs, and young
 # collections every GC_YOUNG_THRESHOLD allocations (Python's default: 700); see
 # crawler/patches/gc_freeze.py.
-EXTENSIONS = {"crawler.patches.gc_freeze.FreezeStartupObjects": 0}
+EXTENSIONS = {"crawler.patches.gc_freeze.FreezeStartupObjects": 0,
+              "crawler.run_record.RunRecord": 0}
 GC_YOUNG_THRESHOLD = 10_000
 
 # The spider's follow-up requests, per source: depth, scope, known pages, page limit

@@ -72,7 +72,7 @@ def test_the_spider_requests_one_spelling_and_honours_the_settings(pg_url: str) 
     crawler = get_crawler(SiteSpider, settings_dict={"DATABASE_URL": pg_url,
                                                      "URL_TRACKING_PARAMETERS": "ref"})
     spider = SiteSpider.from_crawler(crawler, start_urls="http://a.cn/index.html?ref=x")
-    start = [request.url for request in spider._start_run(spider.target)]
+    start = [request.url for request in spider.start_run(spider.target)]
     assert start == ["http://a.cn/"]
     item = CrawledPage(url="http://a.cn/", final_url="http://a.cn/", status=200, body=b"",
                        content_type="text/html", fetched_at=datetime.now(UTC), depth=0,

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,21 +24,19 @@ from scrapy.crawler import Crawler
 from scrapy.http import Response
 from scrapy.settings import BaseSettings
 from scrapy_redis.spiders import RedisMixin
-from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
 
 from crawler.arguments import SpiderArguments
 from crawler.cluster.ledger import RunLedger
-from crawler.cluster.runs import create_run, push_start_urls
+from crawler.cluster.runs import push_start_urls
 from crawler.frontier import PAGINATION, RequestedPages
 from crawler.items import CrawledPage
 from crawler.pages import PageReader
 from crawler.patches.robots import RobotsForbidden
-from crawler.sources import CrawlTarget, adhoc_source, target_from_source
+from crawler.run_record import run_drained
+from crawler.sources import CrawlTarget, target_from_source
 from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
-from models.db import session_factory
-from models.schema import DatabaseUnreachable, check_schema, reason, shown_url
-from models.store import finish_run
+from models.schema import DatabaseUnreachable, check_schema
 
 # Priorities: higher is fetched sooner. Fresh list records and pagination lead.
 PRIORITY_START = 100
@@ -111,26 +108,22 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             self._targets[source_id] = target_from_source(None, self.database_url, source_id)
         return self._targets[source_id]
 
+    def use_target(self, target: CrawlTarget) -> None:
+        """The crawl's plan as recorded (an ad-hoc cluster crawl gets a source id)."""
+        self.target = target
+        self._targets[target.source_id] = target
+
     async def start(self) -> AsyncIterator[scrapy.Request]:
         if self.target is not None:
-            for request in self._start_run(self.target):
+            for request in self.start_run(self.target):
                 yield request
         if self.distributed:
             for request in self.next_requests():
                 yield request
 
-    def _start_run(self, target: CrawlTarget) -> Iterator[scrapy.Request]:
-        """Record the run; alone, fetch its start URLs; in a cluster, share them."""
-        sessions = session_factory(self.database_url)
-        if self.distributed and target.source_id is None:  # needs the database, like workers
-            target = replace(target, source_id=adhoc_source(target, self.database_url))
-            self._targets[target.source_id] = target
-        try:
-            self.run_id = create_run(sessions, self.name, target.source_id)
-        except SQLAlchemyError as error:
-            self.logger.warning("the database %s is unreachable at start (%s): crawling "
-                                "without a run record; items are journalled until it returns",
-                                shown_url(self.database_url), reason(error))
+    def start_run(self, target: CrawlTarget) -> Iterator[scrapy.Request]:
+        """The run's start URLs (its record was made when the spider opened,
+        `crawler.run_record`): alone, requests to fetch; in a cluster, shared in Redis."""
         if self.distributed:
             push_start_urls(self.server, self.name, self.run_id, target.source_id,
                             target.start_urls)
@@ -248,30 +241,15 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self.requests_done([meta])
 
     def requests_done(self, metas: Sequence[Mapping[str, Any]]) -> None:
-        """Requests are finished, told to the cluster in one round trip."""
+        """Requests are finished, told to the cluster in one round trip; a run whose last
+        request this was is drained (`crawler.run_record` records its end)."""
         if self.ledger is None:
             return
         for meta, remaining in zip(metas, self.ledger.settle(metas), strict=True):
             if remaining == 0:
-                self._finish_run(meta["run_id"], self.ledger.close_run(meta["run_id"]))
-
-    def closed(self, reason: str) -> None:
-        """Alone, the crawl is the run: it ends with the spider."""
-        if not self.distributed and self.run_id is not None:
-            stats = {key: value if isinstance(value, int | float | str) else str(value)
-                     for key, value in self.crawler.stats.get_stats().items()}
-            self._finish_run(self.run_id, {**stats, "finish_reason": reason})
-
-    def _finish_run(self, run_id: int, stats: dict[str, Any]) -> None:
-        interesting = {k: v for k, v in sorted(stats.items())
-                       if k.split("/")[0] in ("pages", "errors", "robots", "template",
-                                              "records", "frontier", "finish_reason")}
-        self.logger.info("crawl run %s finished: %s", run_id, json.dumps(interesting))
-        try:
-            with session_factory(self.database_url).begin() as session:
-                finish_run(session, run_id, "finished", stats)
-        except SQLAlchemyError as error:
-            self.logger.warning("could not record the end of crawl run %s: %s", run_id, error)
+                self.crawler.signals.send_catch_log(
+                    run_drained, run_id=meta["run_id"],
+                    stats=self.ledger.close_run(meta["run_id"]))
 
     def follow_up(self, item: CrawledPage, records: Iterable[str], next_page: str | None,
                   links: Iterable[str]) -> list[scrapy.Request]:

@@ -1,0 +1,86 @@
+"""The crawl run's record in the store, driven by signals: started when the spider opens,
+finished when it closes (a crawl alone is its run) or, in a cluster, when the spider sends
+`run_drained` for a run whose last request is done, whichever worker settled it.
+
+Settings: DATABASE_URL, REDIS_URL.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import replace
+from typing import Any
+
+from scrapy import Spider, signals
+from scrapy.crawler import Crawler
+from sqlalchemy.exc import SQLAlchemyError
+
+from crawler.cluster.runs import create_run
+from crawler.sources import adhoc_source
+from models.db import session_factory
+from models.schema import reason, shown_url
+from models.store import finish_run
+
+logger = logging.getLogger(__name__)
+
+run_drained = object()  # signal: (run_id, stats) of a cluster run whose last request is done
+# The statistics a finished run's log line shows (the stored record keeps them all).
+_LOGGED_GROUPS = ("pages", "errors", "robots", "template", "records", "frontier",
+                  "finish_reason")
+
+
+class RunRecord:
+    """Starts the spider's run (a `crawl_run` row, its id on the spider as `run_id`) and
+    finishes each run with its statistics."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self.database_url = crawler.settings.get("DATABASE_URL")
+        self.distributed = bool(crawler.settings.get("REDIS_URL"))
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RunRecord:
+        record = cls(crawler)
+        crawler.signals.connect(record.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(record.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(record.finish, signal=run_drained)
+        return record
+
+    def spider_opened(self, spider: Spider) -> None:
+        """Record the run of the crawl the spider was asked for (none for a bare worker). In
+        a cluster an ad-hoc crawl becomes a stored source first, so that workers on other
+        machines read its limits by id. A database out of reach: the crawl goes on
+        without a run record, its items journalled until the database returns."""
+        target = getattr(spider, "target", None)
+        if target is None:
+            return
+        if self.distributed and target.source_id is None:
+            target = replace(target, source_id=adhoc_source(target, self.database_url))
+            spider.use_target(target)
+        try:
+            spider.run_id = create_run(session_factory(self.database_url), spider.name,
+                                       target.source_id)
+        except SQLAlchemyError as error:
+            logger.warning("the database %s is unreachable at start (%s): crawling without a "
+                           "run record; items are journalled until it returns",
+                           shown_url(self.database_url), reason(error))
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        """Alone, the crawl is the run: it ends with the spider."""
+        run_id = getattr(spider, "run_id", None)
+        if not self.distributed and run_id is not None:
+            stats = {key: value if isinstance(value, int | float | str) else str(value)
+                     for key, value in self.crawler.stats.get_stats().items()}
+            self.finish(run_id, {**stats, "finish_reason": reason})
+
+    def finish(self, run_id: int, stats: dict[str, Any]) -> None:
+        """Log the run's main figures and store all of them with its end."""
+        logged = {key: value for key, value in sorted(stats.items())
+                  if key.split("/")[0] in _LOGGED_GROUPS}
+        logger.info("crawl run %s finished: %s", run_id, json.dumps(logged))
+        try:
+            with session_factory(self.database_url).begin() as session:
+                finish_run(session, run_id, "finished", stats)
+        except SQLAlchemyError as error:
+            logger.warning("could not record the end of crawl run %s: %s", run_id, error)

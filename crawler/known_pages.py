@@ -3,7 +3,7 @@
 The database is asked from a thread, so the reactor keeps fetching and extracting
 meanwhile, and in batches: while one query runs, the URLs of every page that asks in the
 meantime wait for the next query together, so a busy worker pays no round trip per page
-(see docs/DECISIONS-crawl.md, "Stored-page checks in batches").
+(see docs/DECISIONS.md, "Stored-page checks in batches").
 """
 
 from __future__ import annotations

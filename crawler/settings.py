@@ -41,7 +41,7 @@ AUTOTHROTTLE_START_DELAY = 0.25
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 4.0
 # Outputs of one response processed at once: its requests are scheduled in order, before
-# its item; Scrapy starts this many worker tasks per response (see docs/DECISIONS-crawl.md,
+# its item; Scrapy starts this many worker tasks per response (see docs/DECISIONS.md,
 # "One output at a time"). Responses are still processed concurrently.
 CONCURRENT_ITEMS = 1
 

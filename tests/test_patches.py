@@ -1,6 +1,6 @@
 """Each patch of Scrapy (crawler/patches/) works around a behaviour of the Scrapy version
 pinned in pyproject.toml. These tests show that behaviour is still upstream: when one fails,
-Scrapy changed, and the patch may go (see docs/DECISIONS-crawl.md, "Patches of Scrapy")."""
+Scrapy changed, and the patch may go (see docs/DECISIONS.md, "Patches of Scrapy")."""
 
 from __future__ import annotations
 

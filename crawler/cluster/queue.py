@@ -46,7 +46,7 @@ class AckPriorityQueue(PriorityQueue):
         """scrapy-redis' encoding, with the callbacks named directly rather than found by
         Scrapy's `to_dict`, which lists every member of the spider; they are left out of
         `to_dict` for the call itself (nothing else runs meanwhile) rather than on a copy
-        (docs/DECISIONS-crawl.md, "Queue encoding")."""
+        (docs/DECISIONS.md, "Queue encoding")."""
         callback, errback = request.callback, request.errback
         request.callback = request.errback = None
         try:

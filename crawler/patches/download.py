@@ -4,7 +4,7 @@ transfer really starts: the slot's, which a source's settings may set
 
 Works around Scrapy 2.19: its downloader hands every request queued in a domain's slot on
 at once, so `CONCURRENT_REQUESTS_PER_DOMAIN` held only when requests trickled in (see
-docs/DECISIONS-crawl.md, "Per-domain concurrency at the transfer"). The handler keeps each
+docs/DECISIONS.md, "Per-domain concurrency at the transfer"). The handler keeps each
 slot to its concurrency itself, and in a cluster also takes the domain's lease shared by all
 workers (`crawler.cluster.politeness`).
 """

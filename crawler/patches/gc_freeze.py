@@ -6,7 +6,7 @@ which every full collection traverses again though they live as long as the proc
 `gc.freeze()` after one last collection puts them in a permanent generation; what the crawl
 allocates is still collected as before. The youngest generation is collected every
 `GC_YOUNG_THRESHOLD` allocations instead of Python's 700: most of a page's objects die by
-reference counting first. Evidence: docs/DECISIONS-crawl.md, "Start-up objects frozen".
+reference counting first. Evidence: docs/DECISIONS.md, "Start-up objects frozen".
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Scrapy's log messages, minus the two per page that the log level hides anyway.
 
 Works around Scrapy 2.19: it builds a DEBUG record for every response ("Crawled") and every
-item ("Scraped") whatever LOG_LEVEL, for the handlers to drop (see docs/DECISIONS-crawl.md,
+item ("Scraped") whatever LOG_LEVEL, for the handlers to drop (see docs/DECISIONS.md,
 "No per-page DEBUG records"). Below DEBUG the two are not built; at DEBUG they are Scrapy's.
 """
 

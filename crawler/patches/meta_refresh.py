@@ -3,7 +3,7 @@
 Works around Scrapy 2.19: it looks for `<meta http-equiv="refresh">` in the first 4096
 characters of every HTML response through `response.text`, which decodes the whole body only
 to throw the text away; our page layer decodes the raw body itself (see
-docs/DECISIONS-crawl.md, "Meta refresh without decoding"). The tag needs the letters
+docs/DECISIONS.md, "Meta refresh without decoding"). The tag needs the letters
 "refresh"; in every ASCII-compatible encoding (UTF-8, GBK, GB18030, Big5,
 Shift_JIS, the ISO-8859 family) those are the same bytes, so a page whose first 16 KiB
 (4096 characters of at most 4 bytes) do not contain them has no meta refresh. A head

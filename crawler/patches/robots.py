@@ -3,7 +3,7 @@ robots.txt checked against it.
 
 Works around Scrapy 2.19: of the requests that wait for a host's robots.txt, only the first
 gets its parser; the others get None ("no robots.txt") and are fetched unchecked (see
-docs/DECISIONS-crawl.md, "robots.txt for every waiting request"). By the time the fetch
+docs/DECISIONS.md, "robots.txt for every waiting request"). By the time the fetch
 ends, the middleware has stored the host's parser (None after a fetch error), so the rules
 are read from there.
 

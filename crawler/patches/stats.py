@@ -2,7 +2,7 @@
 
 Works around Scrapy 2.19: its stats collector overrides `__getattribute__` to warn about a
 deprecated `spider` argument, so every stats call, and every attribute the collector reads
-inside, goes through a wrapper (see docs/DECISIONS-crawl.md, "Stats without the per-access
+inside, goes through a wrapper (see docs/DECISIONS.md, "Stats without the per-access
 shim"). The methods and their `spider` parameter are Scrapy's; only the warning is gone.
 """
 

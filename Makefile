@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test bench lint
+.PHONY: install demo test test-unit bench lint
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { apt-get update -q && \
@@ -22,6 +22,10 @@ demo: install
 
 test: install
 	$(PY) -m pytest -q -p no:cacheprovider
+
+# The tests that need no PostgreSQL, Redis or crawl: seconds, for the edit-test loop.
+test-unit: install
+	$(PY) -m pytest -q -p no:cacheprovider tests/unit
 
 bench: install
 	$(PY) -m bench.articles

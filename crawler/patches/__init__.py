@@ -1,6 +1,7 @@
 """Our patches of Scrapy behaviour, one module each, written for Scrapy 2.19 (pinned in
-pyproject.toml). Each docstring names the behaviour it works around; tests/test_patches.py
-checks that behaviour is still upstream, so a failing test says a patch may go. Evidence:
+pyproject.toml). Each docstring names the behaviour it works around;
+tests/unit/crawler/test_patches.py checks that behaviour is still upstream, so a failing test
+says a patch may go. Evidence:
 docs/DECISIONS.md, "Patches of Scrapy".
 
 `robots` (robots.txt for requests that waited for its fetch), `download` (per-domain

@@ -49,8 +49,8 @@ _PAIRED = {"年": "月", "-": "-", "/": "/", ".": "."}
 # _SHORT's month and _EN_DMY's day test what stands before them after their first digit
 # ((?<![\d/.-]\d), and (?<!\w\d) for \b): a pattern that opens with a digit lets the regex
 # engine skip to the digits of a text, one that opens with \b or a lookbehind is tried at
-# every position. Same matches and groups as the plain patterns (tests/test_dates.py checks
-# it on random texts).
+# every position. Same matches and groups as the plain patterns
+# (tests/unit/pipelines/test_dates.py checks it on random texts).
 _SHORT = re.compile(
     r"(?P<m>\d(?<![\d/.-]\d)\d?)(?:[-/]|月)(?P<d>\d{1,2})日?" + _TIME + r"(?![\d/.\-月])")
 _EN_MDY = re.compile(

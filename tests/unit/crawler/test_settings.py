@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from crawler import settings
+from models.db import PROJECT_ROOT as ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 # A settings read whose fallback is a literal, e.g. settings.getint("X", 4).
 _LITERAL_FALLBACK = re.compile(r"""\.get\w*\(\s*"[A-Z_]+"\s*,\s*[-\d"'(\[{]""")
 

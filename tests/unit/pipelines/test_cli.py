@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from models.db import PROJECT_ROOT as ROOT
+
 FIELDS = {"page_type", "type_confidence", "title", "author", "published_at", "content_text",
           "content_html", "comments", "records"}
 

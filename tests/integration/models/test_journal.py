@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from models import Page
+from models.db import PROJECT_ROOT as ROOT
 from models.db import get_engine, session_factory
 from models.journal import Journal, read_segment
 from models.persist import (
@@ -28,8 +29,6 @@ from pipelines.process import PageResult
 from pipelines.results import ArticleData, CommentData, ListData, PageTypeDecision, RecordData
 from tests.factories import article_page
 from tests.tcp_proxy import TcpProxy
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _pages(url: str) -> int:

@@ -1,11 +1,9 @@
-"""robots.txt is obeyed by every request, including those that waited for its fetch; its
-refusals are counted and told once per host, not reported as failures."""
+"""robots.txt is obeyed by every request, including those that waited for its fetch."""
 
 from __future__ import annotations
 
 import asyncio
 import importlib
-from pathlib import Path
 
 import pytest
 from scrapy import Request
@@ -16,8 +14,6 @@ from scrapy.utils.test import get_crawler
 
 from crawler import settings
 from crawler.patches.robots import RobotsTxtMiddleware
-from tests.crawling import latest_run_stats, run_crawl
-from tests.demosite import DemoServer
 
 ROBOTS = b"User-agent: *\nDisallow: /admin/\n"
 
@@ -66,22 +62,3 @@ def test_the_crawler_uses_the_fixed_middleware(monkeypatch: pytest.MonkeyPatch,
     assert middlewares[f"{ScrapyRobotsTxt.__module__}.{ScrapyRobotsTxt.__name__}"] is None
     monkeypatch.undo()
     importlib.reload(settings)
-
-
-def test_robots_refusals_are_counted_and_told_once_per_host_not_failures(
-        pg_url: str, tmp_path: Path) -> None:
-    """Pages robots.txt forbids are the site's wish, not fetch failures: one INFO line for
-    the host, `robots/forbidden` in the run's stats, no `errors/…`, and each request settled."""
-    with DemoServer() as server:
-        urls = ",".join(server.url + path for path in ("/admin/", "/search", "/"))
-        done = run_crawl(urls, pg_url, tmp_path, "-a", "depth=0")
-        fetched = set(server.hits)
-    assert done.returncode == 0, done.stderr[-3000:]
-    host = server.url.removeprefix("http://")
-    told = [line for line in done.stderr.splitlines() if f"robots.txt of {host} forbids" in line]
-    assert len(told) == 1 and " INFO: " in told[0], done.stderr[-3000:]
-    assert "fetch failed" not in done.stderr and "IgnoreRequest" not in done.stderr
-    stats = latest_run_stats(pg_url)
-    assert stats["robots/forbidden"] == 2
-    assert not [name for name in stats if name.startswith("errors/")]
-    assert not {"/admin/", "/search"} & fetched

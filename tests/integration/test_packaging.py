@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from models.db import PROJECT_ROOT as ROOT
 
 
 def test_building_the_package_prints_no_deprecation_warning(tmp_path: Path) -> None:

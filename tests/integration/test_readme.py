@@ -23,10 +23,10 @@ import pytest
 from redis import Redis
 from sqlalchemy import create_engine, text
 
+from models.db import PROJECT_ROOT as ROOT
 from tests.demosite import DemoServer
-from tests.test_cli import ARTICLE, LISTING
+from tests.unit.pipelines.test_cli import ARTICLE, LISTING
 
-ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 README_REDIS = "redis://127.0.0.1:6379/14"  # a database of its own, flushed per walk
 STORES = ("postgresql", "sqlite")

@@ -17,7 +17,7 @@ from tests.demosite import DemoServer, Site, SiteConfig
 from tests.demosite.__main__ import main
 from tests.demosite.faults import FAULTS, HUGE_BYTES, Faults
 from tests.demosite.layout import NAV
-from tests.test_cli import _parser_of
+from tests.unit.pipelines.test_cli import _parser_of
 
 HREF = re.compile(r'(?:href|src)="([^"]+)"')
 

@@ -27,7 +27,7 @@ from sqlalchemy.engine import make_url
 from crawler.cluster import keys, schedule
 from models import CrawlRun, Source
 from models.db import session_factory
-from tests.conftest import alembic_config
+from models.schema import alembic_config
 from tests.crawling import ROOT
 from tests.tcp_proxy import TcpProxy
 

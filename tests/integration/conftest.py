@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from alembic import command
@@ -14,9 +13,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from models import Base
+from models.db import PROJECT_ROOT as ROOT
 from tests import services
 
-ROOT = Path(__file__).resolve().parent.parent
 PG_ADMIN_URL = os.environ.get("TEST_PG_ADMIN_URL",
                               "postgresql+psycopg2://postgres@127.0.0.1:5432/test")
 

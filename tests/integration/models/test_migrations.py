@@ -10,7 +10,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, inspect
 
 from models import Base
-from tests.conftest import alembic_config
+from models.schema import alembic_config
 
 
 def _differences(url: str) -> list[object]:

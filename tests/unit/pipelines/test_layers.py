@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]  # the project
 # The crawl, storage and network packages the extraction package must never import.
 LAYER_BLOCKED = ("scrapy", "twisted", "sqlalchemy", "redis", "psycopg2", "http.client",
                  "urllib.request")

@@ -59,3 +59,21 @@ def test_the_extraction_keeps_its_tunable_numbers_in_the_parameter_module() -> N
                 if names - NOT_TUNINGS:
                     numbers.append(f"{path.relative_to(ROOT)}:{node.lineno}: {sorted(names)}")
     assert numbers == []
+
+
+# Each package and the packages above it, which it must never import.
+LAYERS_ABOVE = {"pipelines": {"models", "crawler", "tests", "bench"},
+                "models": {"crawler", "tests", "bench"},
+                "crawler": {"tests", "bench"}}
+
+
+def test_no_package_imports_one_above_it() -> None:
+    upward = []
+    for package, above in LAYERS_ABOVE.items():
+        for path in _sources(package):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                upward += [f"{path.relative_to(ROOT)}:{node.lineno}: {name}"
+                           for name in names if name.split(".")[0] in above]
+    assert upward == []

@@ -1,6 +1,6 @@
 """Page-type classification: rules first, then a calibrated linear model.
 
-`classify_page` is the one entry point the item pipelines call.
+`classify_page` is the one entry point the page route calls.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from redis import Redis
 
 PG_PORT = 5432
 REDIS_PORT = 6379
@@ -70,3 +74,17 @@ def ensure_redis() -> None:
     subprocess.run(["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1",
                     "--port", str(REDIS_PORT), "--save", "", "--appendonly", "no"], check=True)
     _wait_for(REDIS_PORT)
+
+
+@contextmanager
+def redis_database(number: int) -> Iterator[str]:
+    """The URL of Redis database `number`, a test module's own, empty before and after (so
+    modules run together never see each other's keys)."""
+    ensure_redis()
+    url = f"redis://127.0.0.1:{REDIS_PORT}/{number}"
+    server = Redis.from_url(url)
+    server.flushdb()
+    try:
+        yield url
+    finally:
+        server.flushdb()

@@ -20,15 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from redis import Redis
 from sqlalchemy import create_engine, text
 
 from models.db import PROJECT_ROOT as ROOT
 from tests.demosite import DemoServer
+from tests.services import redis_database
 from tests.unit.pipelines.test_cli import ARTICLE, LISTING
 
 README = ROOT / "README.md"
-README_REDIS = "redis://127.0.0.1:6379/14"  # a database of its own, flushed per walk
 STORES = ("postgresql", "sqlite")
 # Lines of the first block the suite cannot run inside itself.
 NOT_RUN = {"make test": "the command that runs this very suite"}
@@ -155,14 +154,12 @@ def test_the_two_commands_block_runs(tmp_path: Path) -> None:
 def test_the_readme_walk_runs_on_each_store(store: tuple[str, str], user_files: dict[str, str],
                                             tmp_path: Path) -> None:
     name, database_url = store
-    redis = Redis.from_url(README_REDIS)
-    redis.flushdb()
-    with DemoServer() as server:
+    with DemoServer() as server, redis_database(14) as readme_redis:
         examples = {"https://news.example.cn/": server.url + "/",
                     "https://bbs.example.cn/forum.php": server.url + "/forum/",
                     "news.example.cn": "127.0.0.1",
                     "postgresql+psycopg2://crawler@db.example.org/opinion": database_url,
-                    "redis://redis.example.org:6379/0": README_REDIS, **user_files}
+                    "redis://redis.example.org:6379/0": readme_redis, **user_files}
         env = _walk_env(tmp_path / "journal")
         selected = []
         for block in _walk_blocks():
@@ -176,5 +173,4 @@ def test_the_readme_walk_runs_on_each_store(store: tuple[str, str], user_files: 
                                    tmp_path / "shell.env")
             assert done.returncode == 0, (block.line, done.stderr[-3000:])
             assert "Traceback" not in done.stderr, (block.line, done.stderr[-3000:])
-    redis.flushdb()
     assert selected and all(count > 0 for _, count in selected), selected

@@ -29,18 +29,16 @@ from models import CrawlRun, Source
 from models.db import session_factory
 from tests.crawling import ROOT, stored
 from tests.demosite import DemoServer
+from tests.services import redis_database
 
-CLUSTER_REDIS = "redis://127.0.0.1:6379/7"  # a database of its own, flushed per test
 FAST = ["-s", "CLUSTER_HEARTBEAT_SECONDS=1", "-s", "AUTOTHROTTLE_ENABLED=False",
         "-s", "PERSIST_FLUSH_SECONDS=0.3", "-s", "LOG_LEVEL=INFO"]
 
 
 @pytest.fixture
-def cluster_redis(redis_url: str) -> Iterator[str]:
-    server = Redis.from_url(CLUSTER_REDIS)
-    server.flushdb()
-    yield CLUSTER_REDIS
-    server.flushdb()
+def cluster_redis() -> Iterator[str]:
+    with redis_database(7) as url:
+        yield url
 
 
 class CountingConnection(Connection):

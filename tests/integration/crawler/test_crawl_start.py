@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from alembic import command
-from redis import Redis
 from sqlalchemy import select
 
 from crawler.arguments import ACCEPTED, ArgumentError, SpiderArguments
@@ -25,8 +24,8 @@ from models.schema import (
 )
 from tests.crawling import ROOT, run_crawl, run_spider
 from tests.demosite import DemoServer
+from tests.services import redis_database
 
-WORKER_REDIS = "redis://127.0.0.1:6379/12"
 DEAD_DATABASE = "postgresql+psycopg2://crawler:secret@127.0.0.1:1/opinion"
 
 
@@ -76,12 +75,10 @@ def test_a_stored_source_is_crawled_and_tools_arguments_are_accepted(pg_url: str
 
 
 @pytest.fixture
-def worker_redis(redis_url: str) -> Iterator[str]:
+def worker_redis() -> Iterator[str]:
     """Redis database 12, empty before and after."""
-    server = Redis.from_url(WORKER_REDIS)
-    server.flushdb()
-    yield WORKER_REDIS
-    server.flushdb()
+    with redis_database(12) as url:
+        yield url
 
 
 def test_with_redis_and_no_arguments_the_crawl_is_a_worker(pg_url: str, worker_redis: str,

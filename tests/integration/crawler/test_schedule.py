@@ -29,18 +29,16 @@ from models import CrawlRun, Source
 from models.db import session_factory
 from models.schema import alembic_config
 from tests.crawling import ROOT
+from tests.services import redis_database
 from tests.tcp_proxy import TcpProxy
 
-SCHEDULE_REDIS = "redis://127.0.0.1:6379/11"  # this module's own database, flushed per test
 NEW_YORK = ZoneInfo("America/New_York")
 
 
 @pytest.fixture
-def schedule_redis(redis_url: str) -> Iterator[str]:
-    server = Redis.from_url(SCHEDULE_REDIS)
-    server.flushdb()
-    yield SCHEDULE_REDIS
-    server.flushdb()
+def schedule_redis() -> Iterator[str]:
+    with redis_database(11) as url:
+        yield url
 
 
 def _source(name: str = "news", *, cron: str | None = None, interval: int | None = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -29,6 +30,7 @@ from models.db import session_factory
 from models.source_settings import SourceSettings
 from pipelines.pagetype import SiteRule
 from tests.crawling import run_crawl, stored
+from tests.services import redis_database
 
 README_RULES = '[{"pattern": "/special/", "type": "list"}]'
 ARTICLE = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title></head>"
@@ -243,11 +245,16 @@ def test_each_request_goes_out_under_its_own_source() -> None:
 
 
 
-def test_a_sources_limits_hold_across_workers(redis_url: str) -> None:
+@pytest.fixture
+def leases_redis() -> Iterator[str]:
+    with redis_database(13) as url:
+        yield url
+
+
+def test_a_sources_limits_hold_across_workers(leases_redis: str) -> None:
     """In a cluster the domain leases take the source's concurrency and delay, not only
-    the GLOBAL_DOMAIN_* ones (Redis database 13, flushed)."""
-    server = Redis.from_url(redis_url.rsplit("/", 1)[0] + "/13")
-    server.flushdb()
+    the GLOBAL_DOMAIN_* ones."""
+    server = Redis.from_url(leases_redis)
     workers = [DomainLeases(server, concurrency=8, delay=0, transfer_timeout=30)
                for _ in range(2)]
 
@@ -263,7 +270,4 @@ def test_a_sources_limits_hold_across_workers(redis_url: str) -> None:
             await worker.acquire("b.cn", delay=0.4)
         assert time.monotonic() - started >= 0.4 - 0.02  # the source's delay, across workers
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        server.flushdb()
+    asyncio.run(scenario())

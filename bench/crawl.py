@@ -49,7 +49,8 @@ REDIS = "redis://127.0.0.1:6379/8"
 LOCK = Path(gettempdir()) / "bench-crawl.lock"  # held for a whole run: see _exclusive
 COMMON = ["-s", "LOG_LEVEL=WARNING", "-s", "AUTOTHROTTLE_ENABLED=False",
           "-s", "CONCURRENT_REQUESTS=32", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16",
-          "-s", "GLOBAL_DOMAIN_CONCURRENCY=32", "-s", "CLUSTER_HEARTBEAT_SECONDS=2"]
+          "-s", "GLOBAL_DOMAIN_CONCURRENCY=32", "-s", "CLUSTER_HEARTBEAT_SECONDS=2",
+          "-s", "ALLOW_PRIVATE_ADDRESSES=True"]  # the demo site is served on 127.0.0.1
 
 
 TICK = os.sysconf("SC_CLK_TCK")

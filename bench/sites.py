@@ -97,7 +97,7 @@ def crawl(start_url: str, depth: int, database: str, workdir: Path,
     """Migrate the database, then run the user's crawl command; seconds it took, its log."""
     env = {k: v for k, v in os.environ.items() if k not in _UNSET}
     env.update(DATABASE_URL=database, JOURNAL_DIR=str(workdir / "journal"),
-               **proxy.environment())
+               CRAWL_ALLOW_PRIVATE_ADDRESSES="1", **proxy.environment())  # served locally
     log = workdir / "crawl.log"
     with log.open("wb") as handle:
         subprocess.run([sys.executable, "-m", "crawler", "migrate"], cwd=PROJECT_ROOT, env=env,

@@ -18,7 +18,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from crawler.sources import (
     DEFAULT_DEPTH,
     CrawlTarget,
-    hosts_of,
     split_list,
     target_from_source,
 )
@@ -91,8 +90,7 @@ class SpiderArguments:
             raise ArgumentError(f"-a source={self.source}: the source has no start URLs")
         return CrawlTarget(
             start_urls=urls,
-            allowed_domains=self.allowed_domains or (base.allowed_domains if base
-                                                     else hosts_of(urls)),
+            allowed_domains=self.allowed_domains or (base.allowed_domains if base else ()),
             max_pages=self.max_pages if self.max_pages is not None else (
                 base.max_pages if base else 0),
             max_depth=self.depth if self.depth is not None else (

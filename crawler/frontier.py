@@ -22,7 +22,6 @@ import logging
 from collections.abc import AsyncIterator, Iterable
 from contextlib import nullcontext
 from typing import Any
-from urllib.parse import urlsplit
 
 from scrapy import Request
 from scrapy.crawler import Crawler
@@ -99,16 +98,16 @@ class SourceDepthMiddleware(DepthMiddleware):
 
 
 class SourceScopeMiddleware(_SourceMiddleware):
-    """Drop links to hosts outside the source's allowed domains (or their subdomains);
-    Scrapy's OffsiteMiddleware knows only the spider's domains, not each source's."""
+    """Drop links outside their source's scope (`crawler.scope`) before they are queued;
+    Scrapy's OffsiteMiddleware knows only the spider's domains, not each source's. (What
+    gets past, a redirect, is checked again before it is fetched.)"""
 
     def get_processed_request(self, request: Request,
                               response: Response | None) -> Request | None:
-        if response is None:
+        if response is None or self.target(request).scope.allows(request.url):
             return request
-        host = urlsplit(request.url).hostname or ""
-        domains = self.target(request).allowed_domains
-        return request if any(host == d or host.endswith("." + d) for d in domains) else None
+        self.crawler.stats.inc_value("scope/dropped_links")
+        return None
 
 
 class KnownPagesMiddleware(BaseSpiderMiddleware):

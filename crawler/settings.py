@@ -16,11 +16,13 @@ COMMANDS_MODULE = "crawler.commands"
 
 USER_AGENT = "opinion-crawler/0.1 (public-opinion monitoring; +https://github.com/opinion-crawler)"
 ROBOTSTXT_OBEY = True
-# Each request under its Source's settings (first, so robots.txt is read for its agent).
+# Every request, redirects included, within its source's scope before anything else
+# (crawler/scope.py); then under its Source's settings (so robots.txt is read for its agent).
 # Scrapy's robots.txt middleware, fixed: requests waiting for robots.txt all get its rules.
 # Meta refresh as Scrapy's, but pages whose head never says "refresh" are not decoded for it.
 # Cookies: the middleware is always installed; COOKIES_ENABLED is the sources' default.
-DOWNLOADER_MIDDLEWARES = {"crawler.source_policy.SourcePolicyMiddleware": 50,
+DOWNLOADER_MIDDLEWARES = {"crawler.scope.ScopeMiddleware": 10,
+                          "crawler.source_policy.SourcePolicyMiddleware": 50,
                           "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
                           "crawler.patches.robots.RobotsTxtMiddleware": 100,
                           "scrapy.downloadermiddlewares.redirect.MetaRefreshMiddleware": None,
@@ -29,8 +31,10 @@ DOWNLOADER_MIDDLEWARES = {"crawler.source_policy.SourcePolicyMiddleware": 50,
                           "crawler.source_policy.CookiesMiddleware": 700}
 # Per-domain concurrency kept at the transfer itself (crawler/patches/download.py), plus the
 # cluster's global per-domain leases when REDIS_URL is set.
+# Only http and https are ever fetched: Scrapy's file, data, FTP and S3 handlers are off.
 DOWNLOAD_HANDLERS = {"http": "crawler.patches.download.PoliteDownloadHandler",
-                     "https": "crawler.patches.download.PoliteDownloadHandler"}
+                     "https": "crawler.patches.download.PoliteDownloadHandler",
+                     "file": None, "data": None, "ftp": None, "s3": None}
 
 # Politeness: AutoThrottle adapts the delay to each server's latency, within these bounds.
 CONCURRENT_REQUESTS = 32
@@ -63,6 +67,13 @@ URL_TRACKING_PARAMETERS = ["utm_*", "spm", "from", "fbclid", "gclid", "dclid", "
 URL_DIRECTORY_INDEXES = ("index.html", "index.htm", "index.shtml", "index.xhtml", "index.php",
                          "index.asp", "index.aspx", "index.jsp", "default.htm", "default.html",
                          "default.asp", "default.aspx")
+
+# Loopback and private addresses (checked after DNS resolution) are refused unless allowed
+# here, per source (its ALLOW_PRIVATE_ADDRESSES setting) or by the environment variable
+# CRAWL_ALLOW_PRIVATE_ADDRESSES=1: the demo and the tests crawl 127.0.0.1. A host's answer is
+# remembered for ADDRESS_CHECK_CACHE_SECONDS.
+ALLOW_PRIVATE_ADDRESSES = os.environ.get("CRAWL_ALLOW_PRIVATE_ADDRESSES") == "1"
+ADDRESS_CHECK_CACHE_SECONDS = 300.0
 
 COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False

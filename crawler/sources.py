@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from functools import cached_property
 
 from sqlalchemy import select
 
+from crawler.scope import Scope
 from models.crawl import Source
 from models.db import session_factory
 from models.source_settings import SourceSettings, parse_source_settings
@@ -31,13 +32,14 @@ class CrawlTarget:
     timezone: str | None = None  # the zone the site writes its times in, where pages don't say
     settings: SourceSettings = field(default_factory=SourceSettings)  # per-request overrides
 
+    @cached_property
+    def scope(self) -> Scope:
+        """What the crawl may fetch: its start URLs' origins, or its allowed domains."""
+        return Scope.of(self.start_urls, self.allowed_domains)
+
 
 def split_list(value: str | None) -> tuple[str, ...]:
     return tuple(part.strip() for part in (value or "").split(",") if part.strip())
-
-
-def hosts_of(urls: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(urlsplit(url).hostname or "" for url in urls if url))
 
 
 def target_from_source(name: str | None, database_url: str | None,
@@ -79,8 +81,8 @@ def target_of(source: Source) -> CrawlTarget:
     except ValueError as error:
         raise ValueError(f"source {source.name!r}: {error}") from error
     urls = tuple(source.start_urls)
-    return CrawlTarget(start_urls=urls, allowed_domains=tuple(source.allowed_domains)
-                       or hosts_of(urls), max_pages=source.max_pages or 0,
+    return CrawlTarget(start_urls=urls, allowed_domains=tuple(source.allowed_domains),
+                       max_pages=source.max_pages or 0,
                        max_depth=DEFAULT_DEPTH if source.max_depth is None else source.max_depth,
                        source_id=source.id, page_type_rules=rules,
                        timezone=_timezone(source.name, settings.timezone), settings=settings)

@@ -22,6 +22,7 @@ class SourceSettings:
     user_agent: str | None = None
     headers: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     cookies: bool | None = None
+    private_addresses: bool | None = None  # may reach loopback and private networks
     timezone: str | None = None  # the IANA zone the site writes its times in
 
     @property
@@ -68,6 +69,8 @@ KEYS: dict[str, _Key] = {key.name: key for key in (
          'an object of header name to string value, e.g. {"Accept-Language": "zh-CN"}',
          lambda value: tuple(value.items())),
     _Key("COOKIES_ENABLED", "cookies", lambda v: isinstance(v, bool), "true or false"),
+    _Key("ALLOW_PRIVATE_ADDRESSES", "private_addresses", lambda v: isinstance(v, bool),
+         "true or false"),
     _Key("timezone", "timezone", lambda v: isinstance(v, str) and bool(v),
          'an IANA zone name, e.g. "Asia/Shanghai"'),
 )}

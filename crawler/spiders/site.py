@@ -34,6 +34,7 @@ from crawler.items import CrawledPage
 from crawler.pages import PageReader
 from crawler.patches.robots import RobotsForbidden
 from crawler.run_record import run_drained
+from crawler.scope import OutOfScope
 from crawler.sources import CrawlTarget, target_from_source
 from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
 from models.schema import DatabaseUnreachable, check_schema
@@ -67,6 +68,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self.run_id: int | None = None
         self.url_identity: UrlIdentity = DEFAULT_IDENTITY
         self._robots_hosts: set[str] = set()
+        self._refused_hosts: set[str] = set()
 
     @classmethod
     def preflight(cls, settings: BaseSettings, given: Mapping[str, Any]) -> None:
@@ -206,6 +208,9 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         if request is not None and failure.check(RobotsForbidden):
             self.robots_forbidden(request)
             return
+        if request is not None and failure.check(OutOfScope):
+            self.out_of_scope(request, failure.getErrorMessage())
+            return
         response = getattr(failure.value, "response", None)
         if response is not None:
             kind = f"http_{response.status}"
@@ -224,6 +229,17 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             self._robots_hosts.add(host)
             self.logger.info("robots.txt of %s forbids %s; further pages it forbids are not "
                              "logged, only counted in robots/forbidden", host, request.url)
+        self.request_done(request.meta)
+
+    def out_of_scope(self, request: scrapy.Request, why: str) -> None:
+        """Count a request its source does not allow (a redirect or refresh elsewhere, a
+        private address) in `scope/refused` and settle it; logged once per host."""
+        self.count(request.meta, "scope/refused")
+        host = urlsplit(request.url).netloc
+        if host not in self._refused_hosts:
+            self._refused_hosts.add(host)
+            self.logger.info("not fetched: %s; further requests to %s are only counted in "
+                             "scope/refused", why, host)
         self.request_done(request.meta)
 
     def item_lost(self, item: CrawledPage, **_: Any) -> None:

@@ -19,7 +19,9 @@ def _source(settings: dict) -> Source:
 def test_a_sources_time_zone_setting_reaches_its_plan() -> None:
     target = target_of(_source({"timezone": "Asia/Hong_Kong"}))
     assert target.timezone == "Asia/Hong_Kong"
-    assert target.allowed_domains == ("news.example.com",) and target.max_depth == 2
+    assert target.max_depth == 2 and target.allowed_domains == ()
+    assert target.scope.allows("https://news.example.com/a/1.html")  # its start URL's origin
+    assert not target.scope.allows("https://img.news.example.com/")  # and nothing else
     assert target_of(_source({})).timezone is None
 
 

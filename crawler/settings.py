@@ -76,7 +76,11 @@ ALLOW_PRIVATE_ADDRESSES = os.environ.get("CRAWL_ALLOW_PRIVATE_ADDRESSES") == "1"
 ADDRESS_CHECK_CACHE_SECONDS = 300.0
 
 COOKIES_ENABLED = False
+# No console into a running crawler: Scrapy's telnet console and its remote-control HTTP
+# server (which runs Python code sent to it, token-guarded, on every crawl by default in
+# Scrapy 2.19) stay off on unattended workers.
 TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
 # No per-page "Crawled"/"Scraped" DEBUG records unless DEBUG is logged.
 LOG_FORMATTER = "crawler.patches.logformatter.PageLogFormatter"

@@ -95,6 +95,7 @@ def test_a_hostile_site_cannot_lead_the_crawl_out_of_its_scope(
     assert stats["scope/refused"] >= 4  # three redirects and the meta refresh
     assert "another origin: not fetched, read as absent" in done.stderr  # robots.txt
     assert "Traceback" not in done.stderr
+    assert "Remote control HTTP server" not in done.stderr  # no code-running console
 
 
 def test_private_addresses_are_refused_unless_allowed(

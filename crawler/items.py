@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -10,12 +10,13 @@ from typing import Any
 @dataclass
 class CrawledPage:
     """One fetched page travelling through the item pipelines (never serialised: it may
-    hold the parsed tree; only Requests and their meta go to Redis or JOBDIR)."""
+    hold the parsed tree; only Requests and their meta go to Redis or JOBDIR). Its repr,
+    which Scrapy logs when a stage fails, shows the fetch facts, never the page's bytes."""
 
     url: str
     final_url: str
     status: int
-    body: bytes
+    body: bytes = field(repr=False)
     content_type: str | None
     fetched_at: datetime
     depth: int = 0
@@ -23,9 +24,9 @@ class CrawledPage:
     run_id: int | None = None
     ticket: str | None = None  # the cluster ledger's handle on the request (distributed mode)
     # Filled by the stages, in order: decode → classify → extract → persist.
-    document: Any = None
+    document: Any = field(default=None, repr=False)
     decision: Any = None
-    result: Any = None
+    result: Any = field(default=None, repr=False)
 
     @property
     def meta(self) -> dict[str, Any]:

@@ -22,13 +22,14 @@ from models.db import database_url, session_factory
 from models.journal import Journal
 from models.persist import (
     DEFAULT_JOURNAL_ROOT,
+    LOGGED_URL_CHARS,
     SegmentWriteError,
     Written,
-    quarantine,
     store_journal_root,
     warn_unassigned,
     write_segments,
 )
+from models.schema import reason
 from models.stored import FetchFacts, stored_line
 
 logger = logging.getLogger(__name__)
@@ -123,18 +124,17 @@ class PersistStage:
             self._outage_logged = False
 
     def _failed(self, failure: Failure) -> None:
+        """The database is out of reach (pages it refuses for their data were set aside by
+        `write_segments`): the segments stay journalled and are retried."""
         self._writing = None
         error = failure.value
-        if isinstance(error, SegmentWriteError) and not error.retryable:
-            target = quarantine(error.segment)
-            self.stats.inc_value("errors/db_rejected")
-            logger.error("database refused a batch (%s); set aside in %s", error.cause, target)
-            return
+        why = (reason(error.cause) if isinstance(error, SegmentWriteError)
+               else f"{type(error).__name__}: {str(error)[:LOGGED_URL_CHARS]}")
         self._retry_at = time.monotonic() + self.retry_seconds
         self.stats.inc_value("errors/db_unavailable")
         if not self._outage_logged:
             logger.warning("database unavailable (%s); items stay journalled in %s and are "
-                           "retried every %.0fs", error, self.journal_root, self.retry_seconds)
+                           "retried every %.0fs", why, self.journal_root, self.retry_seconds)
             self._outage_logged = True
 
     async def close_spider(self) -> None:

@@ -83,4 +83,4 @@ class RunRecord:
             with session_factory(self.database_url).begin() as session:
                 finish_run(session, run_id, "finished", stats)
         except SQLAlchemyError as error:
-            logger.warning("could not record the end of crawl run %s: %s", run_id, error)
+            logger.warning("could not record the end of crawl run %s: %s", run_id, reason(error))

@@ -110,13 +110,14 @@ def is_private_address(address: str) -> bool:
 
 class ScopeMiddleware:
     """Downloader middleware, first of all: every request, redirects and meta refreshes
-    included (they come back through here), is checked against its source's scope before it
-    is fetched, and refused when its host is a loopback or private address (after DNS
-    resolution, so a public name that resolves to one is refused too) unless the source's
-    settings or the crawl's allow it; a robots.txt request may not leave the origin it was
-    asked for.
+    included (they come back through here), is checked before it is fetched. It is refused
+    when it is outside its source's scope, longer than the URL length limit, or for a host
+    that is a loopback or private address (after DNS resolution, so a public name that
+    resolves to one is refused too) unless the source's settings or the crawl's allow it; a
+    robots.txt request may not leave the origin it was asked for.
 
-    Settings: ALLOW_PRIVATE_ADDRESSES, ADDRESS_CHECK_CACHE_SECONDS, DNS_TIMEOUT."""
+    Settings: ALLOW_PRIVATE_ADDRESSES, ADDRESS_CHECK_CACHE_SECONDS, DNS_TIMEOUT,
+    URLLENGTH_LIMIT."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -126,6 +127,7 @@ class ScopeMiddleware:
         self.cache_seconds = settings.getfloat("ADDRESS_CHECK_CACHE_SECONDS",
                                                defaults.ADDRESS_CHECK_CACHE_SECONDS)
         self.dns_timeout = settings.getfloat("DNS_TIMEOUT")
+        self.url_length_limit = settings.getint("URLLENGTH_LIMIT", defaults.URLLENGTH_LIMIT)
         self._private: dict[tuple[str, int], tuple[float, str | None]] = {}
 
     @classmethod
@@ -145,6 +147,9 @@ class ScopeMiddleware:
             target = self.crawler.spider.target_for(request.meta.get("source_id"))
         except ValueError as error:  # no source to judge by: refused, never guessed
             raise OutOfScope(f"{request.url}: {error}") from None
+        if len(request.url) > self.url_length_limit:
+            raise OutOfScope(f"{request.url[:self.url_length_limit]}… is longer than "
+                             f"URLLENGTH_LIMIT ({self.url_length_limit} characters)")
         if not self.in_scope(request, target.scope):
             raise OutOfScope(f"{request.url} is outside its source's scope")
         allowed = target.settings.private_addresses

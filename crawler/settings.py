@@ -55,6 +55,9 @@ RETRY_ENABLED = True
 RETRY_TIMES = 2
 REDIRECT_MAX_TIMES = 10
 DOWNLOAD_MAXSIZE = 32 * 1024 * 1024
+# Longer URLs are neither queued (Scrapy's UrlLengthMiddleware) nor fetched when a redirect
+# leads to one (crawler/scope.py): no store indexes them, no log line carries them whole.
+URLLENGTH_LIMIT = 2083
 DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
 
 # URL identity (crawler/urls.py): one page, one row, whichever spelling was linked. A query
@@ -101,7 +104,6 @@ SPIDER_MIDDLEWARES = {"scrapy.spidermiddlewares.depth.DepthMiddleware": None,
                       "crawler.frontier.SourceScopeMiddleware": 860,
                       "crawler.frontier.KnownPagesMiddleware": 840,
                       "crawler.frontier.PageLimitMiddleware": 820,
-                      "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
                       "crawler.frontier.EnqueueInBatchesMiddleware": 10}
 
 # Item pipelines persist; the spider's callback has extracted the page (crawler/pages.py).

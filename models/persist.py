@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import logging
 import re
 import sys
@@ -15,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlchemyError
@@ -22,7 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from models.db import PROJECT_ROOT, database_url, session_factory
 from models.journal import Journal, is_journal_directory, read_segment
-from models.schema import DatabaseNotReady, check_schema
+from models.schema import DatabaseNotReady, check_schema, reason
 from models.store import save_pages
 
 logger = logging.getLogger(__name__)
@@ -66,22 +68,40 @@ def unassigned_journals(base: Path) -> list[Path]:
     return sorted(path for path in Path(base).iterdir() if is_journal_directory(path))
 
 
-class SegmentWriteError(Exception):
-    """Writing one segment failed; `retryable` is False when the data itself was refused."""
+# SQLSTATE classes of a database that cannot take a write now but may later: connection
+# exception, transaction rollback (deadlock, serialization), insufficient resources,
+# operator intervention (shutdown, restart). Any other code is about the data itself.
+_OUTAGE_SQLSTATE_CLASSES = ("08", "40", "53", "57")
+LOGGED_URL_CHARS = 200  # a URL in a log line is cut to this many characters
 
-    def __init__(self, segment: Path, cause: Exception) -> None:
-        super().__init__(f"{segment}: {type(cause).__name__}: {cause}")
+
+def is_outage(error: SQLAlchemyError) -> bool:
+    """Whether a write failed because the database cannot take it now (retry it later),
+    not because it will never take this data (PostgreSQL's ProgramLimitExceeded, an index
+    row too large, arrives as an OperationalError too: its SQLSTATE tells them apart)."""
+    if isinstance(error, DBAPIError) and error.connection_invalidated:
+        return True
+    code = getattr(getattr(error, "orig", None), "pgcode", None)
+    if code:
+        return code[:2] in _OUTAGE_SQLSTATE_CLASSES
+    return isinstance(error, OperationalError | InterfaceError)
+
+
+class SegmentWriteError(Exception):
+    """Writing one segment failed because the database is out of reach (worth a retry);
+    the message is one line, without the batch's SQL or data."""
+
+    def __init__(self, segment: Path, cause: SQLAlchemyError) -> None:
+        super().__init__(f"{segment}: {type(cause).__name__}: {reason(cause)}")
         self.segment = segment
         self.cause = cause
-        self.retryable = isinstance(cause, OperationalError | InterfaceError) or bool(
-            isinstance(cause, DBAPIError) and cause.connection_invalidated)
 
 
 @dataclass
 class Written:
     """One committed item: what happened to it, and the request it came from."""
 
-    status: str  # new, updated or unchanged
+    status: str  # new, updated, unchanged, or rejected (set aside: the database refused it)
     run_id: int | None
     ticket: str | None
 
@@ -89,30 +109,56 @@ class Written:
 def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path],
                    on_segment: Callable[[list[Written]], None] = lambda _: None) -> list[Written]:
     """Commit each segment and then delete it, reporting each committed segment to
-    `on_segment`. On failure raise SegmentWriteError after the segments already committed
-    are gone, so a retry resumes where this stopped."""
+    `on_segment`. A segment the database refuses for its data is written page by page and
+    the pages it refuses are set aside (`rejected/`), so one bad page never blocks the rest.
+    On an outage raise SegmentWriteError after the segments already committed are gone, so
+    a retry resumes where this stopped (pages written twice are upserted once)."""
     written: list[Written] = []
     for segment in segments:
         records = list(read_segment(segment))
         try:
             with sessions.begin() as session:
-                counts = save_pages(session, records)
+                statuses = save_pages(session, records).by_url
         except SQLAlchemyError as error:
-            raise SegmentWriteError(segment, error) from error
+            if is_outage(error):
+                raise SegmentWriteError(segment, error) from error
+            statuses = _write_page_by_page(sessions, segment, records)
         segment.unlink()
-        batch = [Written(counts.by_url[r["url"]], r.get("crawl_run_id"), r.get("ticket"))
+        batch = [Written(statuses[r["url"]], r.get("crawl_run_id"), r.get("ticket"))
                  for r in records]
         on_segment(batch)
         written += batch
     return written
 
 
-def quarantine(segment: Path) -> Path:
-    """Set aside a segment the database refused (not an outage), so it blocks nothing."""
-    target = segment.parent.parent / "rejected" / f"{segment.parent.name}-{segment.name}"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    segment.rename(target)
-    return target
+def _write_page_by_page(sessions: sessionmaker[Session], segment: Path,
+                        records: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Each page in its own transaction; the ones the database refuses go to the segment's
+    rejected file with one log line each. Returns each URL's status."""
+    statuses: dict[str, str] = {}
+    refused = []
+    for record in records:
+        try:
+            with sessions.begin() as session:
+                statuses.update(save_pages(session, [record]).by_url)
+        except SQLAlchemyError as error:
+            if is_outage(error):
+                raise SegmentWriteError(segment, error) from error
+            refused.append(record)
+            statuses[record["url"]] = "rejected"
+            logger.error("the database refused the page %s (%s); set aside in %s",
+                         record["url"][:LOGGED_URL_CHARS], reason(error), _rejected(segment))
+    if refused:
+        with _rejected(segment).open("a", encoding="utf-8") as out:
+            out.writelines(json.dumps(record, ensure_ascii=False) + "\n" for record in refused)
+    return statuses
+
+
+def _rejected(segment: Path) -> Path:
+    """Where refused data from a segment is kept, beside the journals (never replayed)."""
+    folder = segment.parent.parent / "rejected"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{segment.parent.name}-{segment.name}"
 
 
 def warn_unassigned(base: Path, url: str) -> None:

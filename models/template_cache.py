@@ -17,6 +17,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from models.page import SiteTemplate
+from models.schema import reason
 from pipelines import Template
 
 logger = logging.getLogger(__name__)
@@ -52,7 +53,8 @@ class TemplateCache:
                     set_={"template": insert.excluded.template,
                           "learned_at": insert.excluded.learned_at}))
         except SQLAlchemyError as error:
-            logger.warning("template for %s %s kept in memory only: %s", host, pattern, error)
+            logger.warning("template for %s %s kept in memory only: %s", host, pattern,
+                           reason(error))
 
     def _load(self, host: str, pattern: str) -> Template | None:
         try:
@@ -60,6 +62,6 @@ class TemplateCache:
                 data = session.scalar(select(SiteTemplate.template).where(
                     SiteTemplate.host == host, SiteTemplate.url_pattern == pattern))
         except SQLAlchemyError as error:
-            logger.warning("cannot read templates (%s); will learn from a sibling", error)
+            logger.warning("cannot read templates (%s); will learn from a sibling", reason(error))
             return None
         return Template.from_json(data) if data else None

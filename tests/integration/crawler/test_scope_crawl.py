@@ -60,7 +60,8 @@ def hostile() -> Iterator[tuple[Recorder, Recorder, Recorder]]:
     links = [f"/r{status}" for status in (301, 302, 307)] + [
         "/refresh", f"{b}/p5", f"//{c.removeprefix('http://')}/p6", f"http://{b_host}\\@"
         "127.0.0.1/p7", "file:///etc/passwd", "file://127.0.0.1/etc/hostname",
-        f"ftp://{c.removeprefix('http://')}/x", "/ok.html", "/moved"]
+        f"ftp://{c.removeprefix('http://')}/x", "/ok.html", "/moved", "/long/" + "y" * 3000,
+        "/redirect-long"]
     home = ("<html><body><h1>Home</h1>" + PROSE + "<ul>" +
             "".join(f'<li><a href="{link}">link {n}</a></li>' for n, link in enumerate(links))
             + "</ul></body></html>")
@@ -73,6 +74,7 @@ def hostile() -> Iterator[tuple[Recorder, Recorder, Recorder]]:
         "/refresh": (200, {}, f'<html><head><meta http-equiv="refresh" content="0; url={b}/p4">'
                               f"</head><body>{PROSE}</body></html>"),
         "/moved": (301, {"Location": "/ok2.html"}, ""),
+        "/redirect-long": (301, {"Location": "/long/" + "z" * 3000}, ""),
     })
     yield site, outsider, other_port
     for server in (site, outsider, other_port):
@@ -92,7 +94,8 @@ def test_a_hostile_site_cannot_lead_the_crawl_out_of_its_scope(
     assert not [page for page in pages.values()
                 if page.article and "root:" in page.article.body_text]
     stats = latest_run_stats(pg_url)
-    assert stats["scope/refused"] >= 4  # three redirects and the meta refresh
+    assert stats["scope/refused"] >= 5  # three redirects, the meta refresh, a long URL
+    assert not [hit for hit in site.hits if hit.startswith("/long/")]  # over URLLENGTH_LIMIT
     assert "another origin: not fetched, read as absent" in done.stderr  # robots.txt
     assert "Traceback" not in done.stderr
     assert "Remote control HTTP server" not in done.stderr  # no code-running console

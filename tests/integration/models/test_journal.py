@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from models.db import get_engine, session_factory
 from models.journal import Journal, read_segment
 from models.persist import (
     SegmentWriteError,
+    is_outage,
     store_identity,
     store_journal_root,
     write_segments,
@@ -46,7 +48,7 @@ def test_segments_survive_an_outage_and_are_written_once_it_ends(pg_url: str,
     proxy.stop()
     with pytest.raises(SegmentWriteError) as raised:
         write_segments(session_factory(via_proxy), journal.seal())
-    assert raised.value.retryable
+    assert is_outage(raised.value.cause)
     assert len(journal.seal()) == 1  # still journalled
     proxy.start()
     get_engine(via_proxy).dispose()
@@ -86,6 +88,37 @@ def test_items_of_a_sigkilled_crawler_are_adopted_and_stored(pg_url: str,
     journal.close()
     assert _pages(pg_url) == 4
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_page_the_database_refuses_is_set_aside_and_the_rest_written(
+        pg_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """PostgreSQL refuses an index row over its size limit (ProgramLimitExceeded, raised as
+    an OperationalError): that page goes to rejected/, its neighbours are stored, and the
+    batch is not taken for an outage and retried for ever."""
+    long_url = "https://a.cn/" + secrets.token_urlsafe(7_500)  # random: the index cannot
+    # compress it under its limit
+    journal = Journal(tmp_path / "store")
+    for url in ("https://a.cn/1.html", long_url, "https://a.cn/2.html"):
+        journal.append(article_page(url))
+    with caplog.at_level("ERROR"):
+        written = write_segments(session_factory(pg_url), journal.seal())
+    assert [w.status for w in written] == ["new", "rejected", "new"]
+    assert _pages(pg_url) == 2 and journal.seal() == []
+    [rejected] = (tmp_path / "store" / "rejected").iterdir()
+    assert [r["url"] for r in read_segment(rejected)] == [long_url]
+    [line] = [r.getMessage() for r in caplog.records]
+    assert f"refused the page {long_url[:60]}" in line and len(line) < 600  # no SQL, no data
+
+
+def test_an_outage_is_one_line_without_the_batch(pg_url: str, tmp_path: Path) -> None:
+    proxy = TcpProxy(make_url(pg_url).port or 5432)  # a free port, never started
+    closed = make_url(pg_url).set(port=proxy.port).render_as_string(hide_password=False)
+    journal = Journal(tmp_path)
+    journal.append(article_page("https://a.cn/1.html", body="机密正文" * 1000))
+    with pytest.raises(SegmentWriteError) as raised:
+        write_segments(session_factory(closed), journal.seal())
+    message = str(raised.value)
+    assert "\n" not in message and "机密正文" not in message and "[SQL" not in message
 
 
 def test_a_live_journal_is_never_adopted(tmp_path: Path) -> None:

@@ -413,6 +413,14 @@ NOISE_BLOCK_WORDS = frozenset((
     "most", "recommend", "related", "tag", "tags", "tagcloud", "share", "social", "friend",
     "friends", "links", "flink", "copyright", "login", "search", "banner", "ad", "ads",
     "advert"))
+# Class or id words that mark a page's main block even when a noise word names what the page
+# is about ("main-inner tag": a tag page's content). <html>, <body> and <main> are never noise.
+MAIN_BLOCK_WORDS = frozenset(("main", "primary"))
+# The sure ones among them: a set inside such a block is a page's list only when the page has
+# no other (a tag page's sidebar is often longer than its list).
+STRONG_NOISE_BLOCK_WORDS = frozenset((
+    "nav", "navbar", "navigation", "menu", "menus", "submenu", "footer", "breadcrumb",
+    "breadcrumbs", "sidebar", "aside", "widget", "widgets", "tagcloud"))
 # Extra record fields by the label before them: name → (Chinese words, in simplified form;
 # their traditional forms are read too, then Western words).
 RECORD_FIELD_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {

@@ -51,4 +51,5 @@ def mine_records(doc: Document, params: RecordMiningParams = RECORD_MINING) -> L
     records = extract_fields(region.records, base, now, params) if region else []
     for record in records:
         record.date = localise(record.date, zone)
-    return ListData(records=records, next_page=find_next_page(doc.tree, base, params))
+    tops = [el for record in region.records for el in record] if region else []
+    return ListData(records=records, next_page=find_next_page(doc.tree, base, params, tops))

@@ -1,6 +1,6 @@
 """Record mining on blog-theme list pages: the main list beside a large sidebar, posts shown
-whole or as long excerpts, lists too short to mine, two-level archives (hand-written
-pages)."""
+whole or as long excerpts, lists too short to mine, two-level archives, and every form of
+the next-page link (hand-written pages)."""
 
 from __future__ import annotations
 
@@ -84,3 +84,59 @@ def test_a_two_level_archive_yields_every_post_of_every_month() -> None:
     data = _mine(_page(main, body_class="archives"), url=f"{BASE}/archives/")
     expected = [f"{BASE}/posts/{m}-{i}/" for m in range(1, 7) for i in range(m % 3 + 2)]
     assert [r.url for r in data.records] == expected
+
+
+def _paged(pager: str, url: str) -> str | None:
+    main = "".join(_teaser(i) for i in range(5)) + pager
+    return _mine(_page(main, body_class="home"), url=url).next_page
+
+
+@pytest.mark.parametrize(("pager", "url", "expected"), [
+    # numbers only: the one after the current page
+    ('<div class="pages"><a href="/page/1/">1</a><span class="current">2</span>'
+     '<a href="/page/3/">3</a><a href="/page/4/">4</a></div>', "/page/2/", "/page/3/"),
+    ('<div class="nav"><a href="/page/2/">Next »</a></div>', "/", "/page/2/"),
+    ('<div class="nav"><a href="/page/3/">Older posts</a><a href="/page/1/">Newer posts</a>'
+     "</div>", "/page/2/", "/page/3/"),
+    # Pelican: the older page is class="prev" ("← Past"), the newer one class="next"
+    ('<nav class="pagination"><a class="prev" href="/index4.html">&#8592; Past</a>'
+     '<a class="next" href="/index2.html">Future &#8594;</a></nav>', "/index3.html",
+     "/index4.html"),
+    ('<nav class="pagination"><a class="prev" href="/index2.html">&#8592; Past</a></nav>',
+     "/", "/index2.html"),
+    ('<div class="pages"><a href="list_1.html">上一页</a><a href="list_3.html">下一页</a></div>',
+     "/list_2.html", "/list_3.html"),
+    ('<div class="pages"><a href="list_3.html">下页</a></div>', "/list_2.html", "/list_3.html"),
+    ('<div class="pages"><a href="list_3.html">后一页</a></div>', "/list_2.html",
+     "/list_3.html"),
+    ('<ul class="pager"><li><a href="?p=1">‹</a></li><li><a href="?p=3">›</a></li></ul>',
+     "/news?p=2", "/news?p=3"),
+    ('<link rel="next" href="/page/3/"><a rel="prev" href="/page/1/">back</a>', "/page/2/",
+     "/page/3/"),
+])
+def test_next_page_forms(pager: str, url: str, expected: str) -> None:
+    assert _paged(pager, f"{BASE}{url}") == f"{BASE}{expected}"
+
+
+@pytest.mark.parametrize(("pager", "url"), [
+    # the last page: only the way back
+    ('<nav class="pagination"><a class="next" href="/index6.html">Future &#8594;</a></nav>',
+     "/index7.html"),
+    # the pager has no Next link; its number link after the current one is marked Last
+    ('<nav class="pagination"><a href="/page/1/" aria-label="First">1</a>'
+     '<a href="/page/13/" aria-label="Previous">13</a><span class="active">14</span>'
+     '<a href="/page/15/" aria-label="Last" title="Last page">15</a></nav>', "/page/14/"),
+    # the latest of a post's comment pages has no number; its "« 上一页" leads to page 15
+    ('<div class="nav-links"><a class="prev page-numbers" href="/about/comment-page-15/">'
+     "&laquo; 上一页</a></div>", "/about/"),
+])
+def test_no_next_page_where_the_pager_has_none(pager: str, url: str) -> None:
+    assert _paged(pager, f"{BASE}{url}") is None
+
+
+def test_a_series_box_inside_an_excerpt_is_not_the_pager() -> None:
+    series = ('<div class="series"><a rel="prev" href="/posts/part-1/">上一篇</a>'
+              '<a rel="next" href="/posts/part-3/">下一篇</a></div>')
+    main = "".join(_teaser(i).replace("</div></article>", f"{series}</div></article>")
+                   for i in range(4))
+    assert _mine(_page(main)).next_page is None

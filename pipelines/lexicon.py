@@ -413,6 +413,14 @@ NOISE_BLOCK_WORDS = frozenset((
     "most", "recommend", "related", "tag", "tags", "tagcloud", "share", "social", "friend",
     "friends", "links", "flink", "copyright", "login", "search", "banner", "ad", "ads",
     "advert"))
+# Class or id words that mark a page's main block even when a noise word names what the page
+# is about ("main-inner tag": a tag page's content). <html>, <body> and <main> are never noise.
+MAIN_BLOCK_WORDS = frozenset(("main", "primary"))
+# The sure ones among them: a set inside such a block is a page's list only when the page has
+# no other (a tag page's sidebar is often longer than its list).
+STRONG_NOISE_BLOCK_WORDS = frozenset((
+    "nav", "navbar", "navigation", "menu", "menus", "submenu", "footer", "breadcrumb",
+    "breadcrumbs", "sidebar", "aside", "widget", "widgets", "tagcloud"))
 # Extra record fields by the label before them: name → (Chinese words, in simplified form;
 # their traditional forms are read too, then Western words).
 RECORD_FIELD_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -426,11 +434,20 @@ RECORD_FIELD_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # words (or a year or a clock time).
 RECORD_DATE_CHARS = "年月日前天"
 RECORD_DATE_WORDS = ("ago", "today", "yesterday")
-# Pager links: the label of a next-page link (a regex, matched whole and case-blind), the
-# class word of one, and the class words that mark the current page number.
-NEXT_PAGE_LABEL = (r"下一页|下页|下一頁|后页|後頁|下一页\s*[>»›]+|next(?:\s*page)?|nächste|"
-                   r"suivant|siguiente|[»›>]|>>|next\s*[»›>]+|[»›>]\s*next")
+# Pager links: the label of a next-page link and of a previous-page one (regexes, matched
+# whole and case-blind; "older" / "past" lead forward in a blog's list, "newer" / "future"
+# back), the class words of each, and the title / aria-label of a pager's first or last link.
+_NEXT_WORDS = (r"next(?:\s*page)?|older(?:\s*(?:posts|entries|articles|page))?|past|"
+               r"earlier(?:\s*posts)?|nächste|suivant|siguiente")
+_PREVIOUS_WORDS = (r"prev|previous(?:\s*page)?|newer(?:\s*(?:posts|entries|articles|page))?|"
+                   r"future|later|vorherige|précédent|anterior")
+NEXT_PAGE_LABEL = (r"[»›>]|>>|(?:[«‹←<]+\s*)?(?:下一页|下页|下一頁|后页|後頁|后一页|後一頁|"
+                   + _NEXT_WORDS + r")(?:\s*[»›→>]+)?")
+PREVIOUS_PAGE_LABEL = (r"[«‹<]|<<|(?:[«‹←<]+\s*)?(?:上一页|上页|上一頁|前页|前頁|前一页|前一頁|"
+                       + _PREVIOUS_WORDS + r")(?:\s*[»›→>]+)?")
 NEXT_PAGE_CLASS = r"(?:^|[\s_-])next(?:$|[\s_-])|nextpage|pagenext"
+PREVIOUS_PAGE_CLASS = r"(?:^|[\s_-])prev(?:ious)?(?:$|[\s_-])|prevpage|pageprev"
+PAGER_END_LABEL = r"(?:first|last)(?:\s*page)?|首页|尾页|末页|最后一页|第一页"
 CURRENT_PAGE_CLASSES = ("current", "active", "cur", "on", "selected", "now", "thisclass")
 
 # Node labelling: cue words in a block's own text (regexes, case-blind), one feature each.

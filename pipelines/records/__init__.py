@@ -45,10 +45,11 @@ def mine_records(doc: Document, params: RecordMiningParams = RECORD_MINING) -> L
     body = doc.body
     base = _base_url(doc)
     stats = annotate(body)
-    region = choose_region(find_regions(body, stats, params), stats, params)
+    region = choose_region(find_regions(body, stats, params), stats, params, body)
     zone = _zone(doc)
     now = local_now(doc.fetched_at, zone)
     records = extract_fields(region.records, base, now, params) if region else []
     for record in records:
         record.date = localise(record.date, zone)
-    return ListData(records=records, next_page=find_next_page(doc.tree, base, params))
+    tops = [el for record in region.records for el in record] if region else []
+    return ListData(records=records, next_page=find_next_page(doc.tree, base, params, tops))

@@ -18,6 +18,7 @@ _EXPORTS = {
     "NotHtmlError": "pipelines.document",
     "load_document": "pipelines.document",
     "classify_page": "pipelines.pagetype",
+    "is_feed": "pipelines.feeds",
     "SiteRule": "pipelines.pagetype.rules",
     "PageResult": "pipelines.process",
     "decide_type": "pipelines.process",

@@ -337,8 +337,18 @@ URL_KEYWORDS: dict[str, tuple[str, ...]] = {
     "list": ("node", "main", "list", "index", "more", "category", "item", "default", "brief",
              "catid", "special", "data", "club", "group", "rss", "board", "formblogger",
              "profile", "link", "search", "login", "front", "class", "forum-", "channel",
-             "fid", "tag"),
+             "fid", "tag",
+             # archive, category and author pages of blog themes ("categories" lacks "category")
+             "categor", "archive", "author"),
 }
+
+# URL path segments of reference pages (documentation, wikis, help, about), which are
+# neither articles nor lists: a segment that is one of them or starts with one and "-", "_", ".".
+OTHER_URL_SEGMENTS = ("wiki", "docs", "doc", "manual", "help", "faq", "about")
+
+# Root elements of feeds and sitemaps (RSS, Atom, RSS 1.0's rdf:RDF, sitemaps), lower-cased,
+# without their namespace prefix (pipelines.feeds).
+FEED_ROOTS = frozenset(("rss", "feed", "rdf", "urlset", "sitemapindex"))
 
 # Words in <title> and <meta content>, per type.
 HEAD_WORDS: dict[str, tuple[str, ...]] = {

@@ -276,6 +276,7 @@ class PageFeatureParams:
     # a text node this long (characters) is prose; shorter ones are menu items and labels.
     # See docs/DECISIONS.md, "Prose-dominated pages".
     prose_min_chars: int = 20
+    month_window: int = 24  # bytes before a year searched for its month's name ("Oct 25, ")
 
 
 PAGE_FEATURES = PageFeatureParams()
@@ -310,6 +311,11 @@ class PageTypeTrainingParams:
     urlless_article_weight: float = 0.05  # an --articles page without URL
     # a domain holding this share of a URL-less page's links (hubs left out) is its site
     link_site_share: float = 0.2
+    # Whole labelled sites (`--sites`): at most this many pages of one type a site, each
+    # weighing `site_page_weight` against a labelled page, so no one site's template (thousands
+    # of forum threads) outweighs the others.
+    site_pages_per_type: int = 60
+    site_page_weight: float = 0.5
 
 
 PAGE_TYPE_TRAINING = PageTypeTrainingParams()

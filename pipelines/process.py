@@ -15,7 +15,7 @@ import lxml.html
 
 from pipelines.article import extract_article
 from pipelines.document import Document
-from pipelines.pagetype import SiteRule, classify_page
+from pipelines.pagetype import FEED_RULE, SiteRule, classify_page
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.records import mine_records
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES, ArticleData, ListData, PageTypeDecision
@@ -45,7 +45,10 @@ def keeps_body(decision: PageTypeDecision, params: PageTypeParams = PAGE_TYPE) -
     """Whether the page's main text is extracted: every type but list, and a list the
     classifier was unsure of. An article stored without its body is lost to the reader, so
     'other' (where an unsure page goes, see classify_page) and an unsure list keep their
-    text beside their type (a list its records too)."""
+    text beside their type (a list its records too). A feed or sitemap keeps nothing: it
+    is no page for readers (pagetype.FEED_RULE)."""
+    if decision.decided_by == FEED_RULE:
+        return False
     return decision.page_type != "list" or (
         decision.decided_by == "classifier" and decision.confidence < params.sure_list_confidence)
 

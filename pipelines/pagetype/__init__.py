@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from pipelines.document import Document
+from pipelines.feeds import is_feed
 from pipelines.pagetype.features import scanned_features
 from pipelines.pagetype.model import PageTypeModel, load_model
 from pipelines.pagetype.page_features import PageScan, dominant_prose
@@ -16,9 +17,12 @@ from pipelines.pagetype.rules import SiteRule, match_rule
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.results import ARTICLE_TYPES, PageTypeDecision
 
-__all__ = ["SiteRule", "classify_page"]
+__all__ = ["FEED_RULE", "SiteRule", "classify_page"]
 
 FALLBACK_TYPE = "other"
+# Feeds and sitemaps (pipelines.feeds) are 'other', before any rule, and never extracted
+# (process.keeps_body): their entries would read as an article's comments.
+FEED_RULE = "rule:feed"
 # A <head> that declares a publication date (article:published_time, pubdate, …) belongs to
 # an article, so such a page never leaves the article route. The classifier routes only pages
 # that declare none, so it is not trained on it (training.pagetype.DECLARATIONS; figures in
@@ -45,6 +49,23 @@ def _best_article(ranked: list[tuple[str, float]]) -> tuple[str, float]:
     return next((c, p) for c, p in ranked if c in ARTICLE_TYPES)
 
 
+ARTICLE = "article"  # news, blog and forum together: one route
+
+
+def _by_route(ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The ranking by route: the article types' probabilities summed (a page 0.3 blog, 0.2
+    news and 0.4 other is an article: it goes to article extraction whichever type it is)."""
+    article = sum(p for c, p in ranked if c in ARTICLE_TYPES)
+    rest = [(c, p) for c, p in ranked if c not in ARTICLE_TYPES]
+    return sorted([(ARTICLE, article), *rest], key=lambda pair: -pair[1])
+
+
+def _declares_article(features: dict[str, float], scan: PageScan) -> bool:
+    """The head declares a publication date and does not say the page is a website's index
+    (og:type "website", which themes that date every page write on their indexes)."""
+    return bool(features.get(DECLARES_PUBLICATION)) and "website" not in scan.head.og_type
+
+
 def _prose_dominates(scan: PageScan, params: PageTypeParams) -> bool:
     """One long block of prose holds most of the page's link-free text: an article amid heavy
     navigation, not a list, whose records each hold their own text (see dominant_prose)."""
@@ -58,10 +79,13 @@ def classify_page(
     params: PageTypeParams = PAGE_TYPE,
     model: PageTypeModel | None = None,
 ) -> PageTypeDecision:
-    """Decide a page's type: site rule, else built-in rule, else the classifier.
+    """Decide a page's type: a feed or sitemap is 'other' (FEED_RULE), else site rule, else
+    built-in rule, else the classifier.
 
+    The classes are first summed by route (news, blog and forum are one article route,
+    see _by_route): the likeliest route decides, and the best article type names it.
     Below `params.min_confidence` the page is stored as 'other' (a wrong route costs
-    more than a skipped page), but for cases decided by the two best guesses:
+    more than a skipped page), but for cases decided by the two best routes:
     - 'list' is the best, or 'other' is and 'list' is second: then it is 'list', for
       crawl safety (a list stored as 'other' is never revisited, an extra visit to an
       'other' page is cheap);
@@ -70,7 +94,8 @@ def classify_page(
       either way. Article before list: a list read as an article and an article read as
       a list are each lost once, so the likelier reading wins.
     A page whose head declares a publication date stays on the article route whatever
-    the model says (see DECLARES_PUBLICATION); it takes the best article type.
+    the model says (see DECLARES_PUBLICATION), unless its og:type says it is a website's
+    index page; it takes the best article type.
     So does a page the classifier calls list whose prose sits in one dominant block
     (`prose_block`, see _prose_dominates): old blog posts with heavy navigation, no URL
     and no declared date otherwise go to record mining. Checked only then: it costs a
@@ -78,6 +103,8 @@ def classify_page(
     The two best guesses stay in `candidates`. Figures for each rule:
     docs/DECISIONS.md, "Unsure pages" and "Prose-dominated pages".
     """
+    if is_feed(doc.text):
+        return PageTypeDecision(FALLBACK_TYPE, 1.0, FEED_RULE, [(FALLBACK_TYPE, 1.0)])
     matched = match_rule(doc.url, site_rules)
     if matched is not None:
         page_type, decided_by = matched
@@ -85,11 +112,14 @@ def classify_page(
     model = model or load_model()
     features, scan = scanned_features(doc, _wanted(model.features))
     ranked = model.rank(features)
-    best, confidence = ranked[0]
-    if best not in ARTICLE_TYPES and features.get(DECLARES_PUBLICATION):
+    best, confidence = _by_route(ranked)[0]
+    if best == ARTICLE:
+        best = _best_article(ranked)[0]
+    if best not in ARTICLE_TYPES and _declares_article(features, scan):
         return PageTypeDecision(*_best_article(ranked), "declared_publication", ranked[:2])
     if confidence < params.min_confidence:
-        best = _unsure(best, [c for c, _ in ranked[:2]])
+        best = _unsure(best, [ARTICLE_TYPES[0] if c == ARTICLE else c
+                              for c, _ in _by_route(ranked)[:2]])
     if best == "list" and _prose_dominates(scan, params):
         return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
     return PageTypeDecision(best, confidence, "classifier", ranked[:2])

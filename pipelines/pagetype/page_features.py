@@ -13,7 +13,7 @@ Chinese character about like a short English word, so thresholds do not depend o
 language. Counts enter as log(1 + n) and shares as their square root (a variance-
 stabilising transform: tag shares are heavy-tailed, most pages near 0, and min-max
 scaling otherwise squeezes them together), so one huge page does not dominate scaling.
-Feature names start with their family (txt, head, meta, tag, lst, post): SVM-RFE
+Feature names start with their family (txt, head, meta, tag, lst, post, blk): SVM-RFE
 (`train-pagetype --rfe`) selects per family first.
 
 Not computed, for no gain in their cost (docs/DECISIONS.md, "Page features"):
@@ -41,6 +41,7 @@ from pipelines.lexicon import (
     HEAD_WORDS,
     IGNORED_TAGS,
     META_NAME_WORDS,
+    MONTHS,
     OG_TYPES,
     PAGER_WORDS,
     TYPE_CLASSES,
@@ -58,6 +59,21 @@ _TEXT_DATES = tuple(re.compile((century + _DATE_REST).encode()) for century in (
 _CLOCK = re.compile(rb":[0-5]\d(?!\d)")  # the minutes of a clock time: post and reply stamps
 _POST_NUMBER = re.compile(rb"#\d{1,5}(?!\d)")  # "#12": a post's number in a thread
 _FLOOR = FLOOR_WORD.encode()
+# A year in the text, one regex per century (see _TEXT_DATES), and what makes it a date: a
+# month written before it (a name, "December 2013", "Oct 25, 2023", "19 December 2013") or
+# after it ("2011 年 4 月", "2011-04"). The windows are read only around each year. A name
+# is not asked to start a word: the serialised text glues a headline to the date after it.
+_YEARS = tuple(re.compile(rb"(?<!\d)" + century + rb"\d\d(?!\d)") for century in (b"19", b"20"))
+_MONTH_BEFORE = re.compile(
+    rb"(?i)(?:" + b"|".join(sorted((m.encode() for m in MONTHS), key=len, reverse=True))
+    + rb")\.?,?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?$")
+_MONTH_AFTER = re.compile(rb"\s*(?:[-/.]|\xe5\xb9\xb4)\s*[01]?\d(?!\d)")  # - / . 年
+# Headings that hold a link: the titles of a list's items (an article's headline links to
+# nothing, or once to itself); <time> elements, one a dated item. (<article> elements are no
+# sign: themes wrap each comment or forum post in one as often as each listed post.)
+_HEADLINE_LINKS = etree.XPath("count(descendant::*[self::h1 or self::h2 or self::h3 or self::h4]"
+                              "[descendant::a[@href]])")
+_TIMES = etree.XPath("count(descendant::time)")
 # A link text that is a page number ("2"); the text is joined "\n" + pieces + "\n".
 _PAGE_NUMBER = re.compile(r"\n[^\S\n]*\d{1,3}(?=[^\S\n]*\n)")
 
@@ -355,6 +371,34 @@ def dominant_prose(scan: PageScan) -> Prose:
     return Prose(largest, largest / link_free)
 
 
+def _dates(text: bytes, window: int) -> int:
+    """Dates in the text in any common form (see _YEARS): a year with its month (a name
+    within `window` bytes before it)."""
+    found = 0
+    for years in _YEARS:
+        for match in years.finditer(text):
+            start, end = match.span()
+            found += bool(_MONTH_AFTER.match(text, end)
+                          or _MONTH_BEFORE.search(text[max(start - window, 0):start]))
+    return found
+
+
+def _block_features(scan: PageScan) -> dict[str, float]:
+    """How many items the page stacks: dated items (dates in any form, <time> elements) and
+    headlines that link away (each a list item's title). An article has one dated headline;
+    a list, an archive or a digest of whole posts has one per item."""
+    window = scan.params.month_window
+    dates = _dates(scan.full_text, window) - _dates(scan.hidden_text, window)
+    links = _HEADLINE_LINKS(scan.body)
+    times = _TIMES(scan.body)
+    return {
+        "blk_dates": log1p(max(dates, 0)),
+        "blk_undated": float(dates <= 0 and not times),
+        "blk_times": log1p(times),
+        "blk_headline_links": log1p(links),
+    }
+
+
 def _post_numbers(scan: PageScan) -> int:
     """Post numbers: "#12" and "楼" (floor, as in "3楼"), form text left out."""
     floors = scan.full_text.count(_FLOOR) - scan.hidden_text.count(_FLOOR)
@@ -409,6 +453,7 @@ _FAMILIES: tuple[tuple[frozenset[str], Callable[[PageScan], dict[str, float]]], 
     (frozenset(("head", "txt")), _head_features),
     (frozenset(("lst",)), _list_features),
     (frozenset(("meta",)), _meta_features),
+    (frozenset(("blk",)), _block_features),
 )
 
 

@@ -13,7 +13,7 @@ from datetime import date
 from math import log1p
 from urllib.parse import urlsplit
 
-from pipelines.lexicon import TYPE_CLASSES, URL_KEYWORDS
+from pipelines.lexicon import OTHER_URL_SEGMENTS, TYPE_CLASSES, URL_KEYWORDS
 from pipelines.params import PAGE_FEATURES, PageFeatureParams
 
 # The method's ten date shapes (YYYY-MM-DD … YYYY_MM/DD), each bounded by non-digits, and
@@ -33,6 +33,7 @@ _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d")  # how such a year starts in ASCII d
 _INDEX_LEAF = re.compile(r"^((index|default|list|home|main)([_-]?\d{1,3})?(\.\w+)?)?$")
 _DIGIT_RUN = re.compile(r"\d+")
 _WORD = re.compile(r"[a-z]{2,}")
+_OTHER_SEGMENT = re.compile(r"/(?:" + "|".join(OTHER_URL_SEGMENTS) + r")(?:[-_.][^/]*)?(?=/|$)")
 
 
 def url_string(url: str) -> str:
@@ -82,11 +83,12 @@ def keyword_score(levels: list[str], keywords: tuple[str, ...]) -> float:
 
 
 LEAF_FEATURES = frozenset(("url_index_leaf", "url_leaf_digits", "url_leaf_words",
-                           "url_digit_share"))
+                           "url_digit_share", "url_last_words", "url_last_digits"))
 
 
 def leaf_features(url: str) -> dict[str, float]:
-    """Shape of the path: directory-like leaf, id digits and slug words in the leaf, digit share.
+    """Shape of the path: directory-like leaf, id digits and slug words in the leaf and in the
+    last named segment, digit share.
 
     Item pages end in an id or a slug; section indexes end in "/" or index.html.
     Only the path and query count: host digits (an IP address) name the site, not the page.
@@ -95,7 +97,12 @@ def leaf_features(url: str) -> dict[str, float]:
     leaf = parts.path.rsplit("/", 1)[-1]
     stem = leaf.rsplit(".", 1)[0]
     local = parts.path.rstrip("/") + parts.query
+    # The last named segment, also of a path that ends in "/" (a post /2013/05/a-slug/, a
+    # tag page /tags/nginx/, a page of posts /posts/9/), whose leaf is empty.
+    last = parts.path.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return {
+        "url_last_words": log1p(len(_WORD.findall(last))),
+        "url_last_digits": log1p(max(map(len, _DIGIT_RUN.findall(last)), default=0)),
         "url_index_leaf": float(bool(_INDEX_LEAF.match(leaf))),
         "url_leaf_digits": log1p(max(map(len, _DIGIT_RUN.findall(stem)), default=0)),
         "url_leaf_words": log1p(len(_WORD.findall(stem))),
@@ -125,6 +132,9 @@ def url_features(url: str | None, names: Collection[str] | None = None,
         features["url_has_date"] = float(has_valid_date(text, params))
     if names is None or not LEAF_FEATURES.isdisjoint(names):
         features |= leaf_features(url)
+    if want("url_kw_other"):  # path segments of reference pages (OTHER_URL_SEGMENTS)
+        path = text.partition("/")[2]
+        features["url_kw_other"] = float(len(_OTHER_SEGMENT.findall("/" + path))) if path else 0.0
     for kind in TYPE_CLASSES:
         words = URL_KEYWORDS[kind]
         if want(f"url_kw_{kind}"):

@@ -6,7 +6,7 @@ selection (per family, then over the union) is kept behind `--rfe`: on the label
 costs macro-F1 (docs/DECISIONS.md, "Page-type training"). The softmax
 temperature is fitted on out-of-fold decision values grouped by site, so the confidence
 means what it says on sites the model has not seen. The list gate (see model.py) is a
-logistic model over the fixed structural features GATE_URL_FEATURES and lst_*.
+logistic model over the fixed structural features GATE_URL_FEATURES, lst_* and blk_*.
 
 `--articles GT.json HTML_DIR` adds pages known to be articles (news or blog, not which) to
 what the classifier learns from, so that the article-versus-list boundary sees articles of
@@ -21,11 +21,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
+from urllib.parse import quote
 
 import numpy as np
 from sklearn.feature_selection import RFECV
@@ -42,10 +46,11 @@ from pipelines.params import PAGE_TYPE_TRAINING, PageTypeTrainingParams
 from pipelines.results import PAGE_TYPES
 from pipelines.training.sites import inferred_groups, site_keys, site_of
 
-MODEL_VERSION = 9  # bump when features or training change; format_version tracks the JSON
+MODEL_VERSION = 10  # bump when features or training change; format_version tracks the JSON
 # The gate sees how the page is built, never what it is about: lst_* plus the URL's shape.
 GATE_URL_FEATURES = ("url_index_leaf", "url_leaf_digits", "url_leaf_words", "url_has_query",
-                     "url_has_date", "url_kw_list", "url_depth")
+                     "url_has_date", "url_kw_list", "url_depth", "url_last_words",
+                     "url_last_digits")
 # Features the model is trained on: every one extract_features computes but those that cost
 # more than they give (tag shares beyond these, profile links, the URL keyword depth scores;
 # docs/DECISIONS.md, "Trained features").
@@ -65,13 +70,21 @@ ARTICLE_SUBTYPES = ("news", "blog")
 
 @dataclass
 class LabelledPage:
-    """One labelled page of a labels.json file, parsed once."""
+    """One labelled page (of a labels.json file, an article set or a whole site), parsed once;
+    its features are computed once too, whatever number of folds train on it."""
 
     name: str
     page_type: str
     group: str
     label_origin: str
     doc: Document
+    weight: float = 1.0  # against a page of labels.json
+
+    @cached_property
+    def features(self) -> dict[str, float]:
+        """Every feature the model may be trained on (see `trained`)."""
+        return {name: value for name, value in extract_features(self.doc).items()
+                if trained(name)}
 
 
 def load_pages(labels_path: Path, html_dir: Path) -> list[LabelledPage]:
@@ -99,6 +112,46 @@ def load_articles(truth_path: Path, html_dir: Path,
                          (site_of(doc.url) if doc.url else next(inferred))
                          or f"{truth_path}:{page_id}", "article_set", doc)
             for page_id, doc in docs]
+
+
+# A page that only sends the browser on (meta refresh at once): the crawler follows it and
+# stores the target, so it is never typed and not learnt from.
+_REDIRECT_STUB = re.compile(
+    rb"""<meta[^>]+http-equiv=["']?refresh["']?[^>]+content=["']?0\s*[;,]""", re.I)
+SITE_ORIGIN = "site_truth"  # the label_origin of a whole site's page
+
+
+def site_page_url(site: dict, name: str, path: str) -> str:
+    """The URL a site's page is learnt under: its real host when the truth names one, else a
+    host made of the site's folder name (a host the URL features read like any other)."""
+    hosts = site.get("own_hosts") or [f"{name}.example"]
+    return f"https://{hosts[0]}{quote(path)}"
+
+
+def load_sites(folder: Path,
+               params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> list[LabelledPage]:
+    """Pages of whole labelled sites: FOLDER/SITE/truth.json ({"site": {own_hosts?…}, "pages":
+    {path: {type…}}}), each page served from FOLDER/SITE/root/ (a directory path from its
+    index.html). One group a site; at most `site_pages_per_type` pages of a type a site
+    (picked by a hash of their path, the same every run), each of weight `site_page_weight`;
+    redirect stubs are left out (see _REDIRECT_STUB)."""
+    pages = []
+    for truth_path in sorted(folder.glob("*/truth.json")):
+        name, truth = truth_path.parent.name, json.loads(truth_path.read_text("utf-8"))
+        root = truth_path.parent / "root"
+        by_type: dict[str, list[tuple[str, Path]]] = {}
+        for path, item in sorted(truth["pages"].items()):
+            file = root / (path.lstrip("/") + ("index.html" if path.endswith("/") else ""))
+            if file.is_file() and not _REDIRECT_STUB.search(file.read_bytes()[:4096]):
+                by_type.setdefault(item["type"], []).append((path, file))
+        for page_type, found in sorted(by_type.items()):
+            found.sort(key=lambda pair: zlib.crc32(pair[0].encode()))
+            pages += [LabelledPage(f"{name}{path}", page_type, name, SITE_ORIGIN,
+                                   load_document(file.read_bytes(),
+                                                 site_page_url(truth["site"], name, path)),
+                                   params.site_page_weight)
+                      for path, file in found[:params.site_pages_per_type]]
+    return pages
 
 
 def _svm(params: PageTypeTrainingParams) -> LinearSVC:
@@ -203,16 +256,19 @@ def fit_temperature(decisions: np.ndarray, y_index: np.ndarray,
 
 def gate_features(names: Sequence[str]) -> list[int]:
     """Columns the list gate reads."""
-    return [i for i, n in enumerate(names) if n.startswith("lst_") or n in GATE_URL_FEATURES]
+    return [i for i, n in enumerate(names)
+            if n.startswith(("lst_", "blk_")) or n in GATE_URL_FEATURES]
 
 
 def fit_gate(z: np.ndarray, y: np.ndarray, names: list[str], scaling: Scaling,
-             params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> ListGate:
-    """The list gate: balanced logistic list-vs-rest on the structural columns."""
+             params: PageTypeTrainingParams = PAGE_TYPE_TRAINING,
+             weights: np.ndarray | None = None) -> ListGate:
+    """The list gate: balanced logistic list-vs-rest on the structural columns, each row of
+    its page's weight."""
     cols = gate_features(names)
     logit = LogisticRegression(C=params.gate_c, class_weight="balanced",
                                max_iter=params.logistic_max_iter)
-    logit.fit(z[:, cols], y == "list")
+    logit.fit(z[:, cols], y == "list", sample_weight=weights)
     kept = Scaling(tuple(names[i] for i in cols), scaling.minimum[cols], scaling.maximum[cols],
                    scaling.mean[cols])
     return ListGate(kept, logit.coef_[0], float(logit.intercept_[0]), params.gate_threshold)
@@ -220,15 +276,17 @@ def fit_gate(z: np.ndarray, y: np.ndarray, names: list[str], scaling: Scaling,
 
 def fit_model(rows: Sequence[dict[str, float]], labels: Sequence[str],
               groups: Sequence[str], rfe: bool = False,
-              params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> PageTypeModel:
+              params: PageTypeTrainingParams = PAGE_TYPE_TRAINING,
+              page_weights: Sequence[float] | None = None) -> PageTypeModel:
     """Normalise, (with `rfe`: select,) train and calibrate on feature rows; fit the list gate.
     ARTICLE rows (see `fit_classifier`) train the classifier only; scaling, selection and the
     gate see labelled rows alone: with them, the gate learnt the article sets' URL shapes
     (docs/DECISIONS.md, "Page-type training")."""
     y, group_array = np.array(labels), np.array(groups)
     labelled = y != ARTICLE
-    weights = np.array([1.0 if kept else article_weight(row, params)
-                        for row, kept in zip(rows, labelled, strict=True)])
+    page_weights = [1.0] * len(rows) if page_weights is None else page_weights
+    weights = np.array([weight if kept else article_weight(row, params)
+                        for row, kept, weight in zip(rows, labelled, page_weights, strict=True)])
     names = sorted({name for row, kept in zip(rows, labelled, strict=True) if kept
                     for name in row})
     x = np.array([[row.get(n, np.nan) for n in names] for row in rows], dtype=float)
@@ -247,7 +305,8 @@ def fit_model(rows: Sequence[dict[str, float]], labels: Sequence[str],
                        scaling.maximum[keep], scaling.mean[keep])
     return PageTypeModel(classes=classes, scaling=selected, coef=classifier.coef_,
                          intercept=classifier.intercept_, temperature=temperature,
-                         gate=fit_gate(z[labelled], y[labelled], names, scaling, params))
+                         gate=fit_gate(z[labelled], y[labelled], names, scaling, params,
+                                       weights[labelled]))
 
 
 def trained(name: str) -> bool:
@@ -257,10 +316,9 @@ def trained(name: str) -> bool:
 
 def fit_pages(pages: Sequence[LabelledPage], rfe: bool = False,
               params: PageTypeTrainingParams = PAGE_TYPE_TRAINING) -> PageTypeModel:
-    """Train on parsed labelled pages."""
-    rows = [{name: value for name, value in extract_features(page.doc).items() if trained(name)}
-            for page in pages]
-    return fit_model(rows, [p.page_type for p in pages], [p.group for p in pages], rfe, params)
+    """Train on parsed labelled pages, each of its own weight."""
+    return fit_model([page.features for page in pages], [p.page_type for p in pages],
+                     [p.group for p in pages], rfe, params, [p.weight for p in pages])
 
 
 def main(argv: list[str]) -> int:
@@ -271,6 +329,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", type=Path, required=True, help="model JSON to write")
     parser.add_argument("--rfe", action="store_true",
                         help="select features by SVM-RFE first (lower grouped-CV F1)")
+    parser.add_argument("--sites", type=Path, action="append", default=[], metavar="FOLDER",
+                        help="also learn from whole labelled sites: FOLDER/SITE/truth.json and "
+                             "FOLDER/SITE/root/ (one group a site); repeatable")
     parser.add_argument("--articles", nargs=2, action="append", default=[], type=Path,
                         metavar=("GT_JSON", "HTML_DIR"),
                         help="also learn from an article set: ground truth id → {url?…}, pages "
@@ -286,12 +347,17 @@ def main(argv: list[str]) -> int:
     params = PAGE_TYPE_TRAINING
     articles = [page for truth, folder in args.articles
                 for page in load_articles(truth, folder, params)]
-    model = fit_pages(pages + articles, args.rfe, params)
+    site_pages = [page for folder in args.sites for page in load_sites(folder, params)]
+    model = fit_pages(pages + site_pages + articles, args.rfe, params)
     training = {
         "command": "python -m pipelines train-pagetype " + " ".join(argv),
         "date": date.today().isoformat(),
         "pages": len(pages),
         "sites": len({p.group for p in pages}),
+        "whole_sites": sorted({p.group for p in site_pages}),
+        "site_pages": len(site_pages),
+        "site_pages_per_type": params.site_pages_per_type,
+        "site_page_weight": params.site_page_weight,
         "article_sets": [truth.parent.name for truth, _ in args.articles],
         "article_pages": len(articles),
         "article_weight": params.article_weight,

@@ -112,7 +112,7 @@ class SourceScopeMiddleware(_SourceMiddleware):
 
 class KnownPagesMiddleware(BaseSpiderMiddleware):
     """Drop a page's links already requested in its run, and those the store holds as
-    detail pages (not lists): a revisit fetches only new articles. The store is asked once
+    articles (news, blog, forum): a revisit fetches only new ones. The store is asked once
     per page for all its links (`KnownDetailPages` batches pages too); if it cannot answer,
     every link is fetched (upserts make that harmless) and the outage is logged once.
 
@@ -138,7 +138,7 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
                 yield output
 
     async def known_details(self, urls: set[str]) -> set[str]:
-        """Stored pages that are not lists, among these; none while the store cannot tell."""
+        """Stored articles among these; none while the store cannot tell."""
         try:
             known = await self.known.among(urls)
         except SQLAlchemyError as error:

@@ -12,13 +12,17 @@ import asyncio
 from collections.abc import Callable, Iterable
 from functools import partial
 
+from pipelines import ARTICLE_TYPES
+
 # Per-worker memos (requested URLs, stored-detail answers) are dropped past this size.
 MEMO_LIMIT = 500_000
 
 
 class KnownDetailPages:
-    """Answers 'which of these URLs are stored pages that are not lists?', remembered for
-    the worker's life (up to MEMO_LIMIT), one database query in flight at a time."""
+    """Answers 'which of these URLs are stored articles (news, blog, forum threads)?',
+    remembered for the worker's life (up to MEMO_LIMIT), one database query in flight at a
+    time. A revisit skips those; lists and 'other' pages (a hub the classifier was unsure
+    of, a forum's index of boards) are fetched again, since new articles appear there."""
 
     def __init__(self, stored_types: Callable[[list[str]], dict[str, str | None]]) -> None:
         self._stored_types = stored_types  # runs in a thread: touches nothing but the database
@@ -63,7 +67,7 @@ class KnownDetailPages:
                 self._known.clear()
             stored = query.result()
             for url in urls:
-                self._known[url] = url in stored and stored[url] != "list"
+                self._known[url] = stored.get(url) in ARTICLE_TYPES
             answer.set_result(None)
         if self._next:
             self._query()

@@ -327,8 +327,9 @@ def test_stored_times_are_read_on_the_sites_clock(pg_url: str, tmp_path: Path) -
         done = run_crawl(server.url + "/news/china/", pg_url, tmp_path, "-a", "depth=1",
                          "-a", "max_pages=6", "-a", "timezone=UTC")
     assert done.returncode == 0, done.stderr[-3000:]
-    articles = [(url, page.article) for url, page in stored(pg_url).items() if page.article]
-    assert articles
+    articles = [(url, page.article) for url, page in stored(pg_url).items() if page.article
+                and truth[url.removeprefix(server.url)]["type"] != "list"]  # an unsure list
+    assert articles                                        # keeps its text, but has no time
     for url, article in articles:
         written = truth[url.removeprefix(server.url)]["published_raw"]  # "2026-10-01 06:01"
         assert article.published_at == datetime.fromisoformat(written).replace(tzinfo=UTC)

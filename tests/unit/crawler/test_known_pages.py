@@ -91,3 +91,11 @@ def test_a_page_cancelled_while_waiting_does_not_cancel_the_others() -> None:
         return await asyncio.wait_for(kept, 2), later
 
     assert asyncio.run(crawl()) == ({"http://a.cn/2.html"}, {"http://a.cn/1.html"})
+
+
+def test_only_stored_articles_are_known_lists_and_other_pages_are_revisited() -> None:
+    stored = {"http://a.cn/t.html": "forum", "http://a.cn/hub/": "other",
+              "http://a.cn/list/": "list", "http://a.cn/x": None}
+    known = KnownDetailPages(lambda urls: {url: stored[url] for url in urls if url in stored})
+    assert asyncio.run(known.among(set(stored) | {"http://a.cn/new.html"})) == {
+        "http://a.cn/t.html"}

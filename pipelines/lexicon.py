@@ -286,6 +286,13 @@ COMMENT_SECTION_CJK = both(("评论", "回复", "留言"))
 NOT_COMMENT_SECTION = re.compile(
     r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total|"
     r"reactions[\s_-]?bar|likes?[\s_-]?bar", re.I)
+# Class words of a comment list's items that are no reader's comment: another site's link
+# back to the post (WordPress writes li.pingback / li.trackback among the comments).
+NOT_READER_COMMENT = re.compile(r"(?:^|[\s_-])(?:pingback|trackback)(?=$|[\s_-])", re.I)
+# The subject line of a forum reply or mail answer ("Re: …", "回复：…"): a thread's post
+# titled so is no entry of a list.
+REPLY_SUBJECT = re.compile(r"\s*(?:re|aw|sv|antw)\s*(?:\[\d+\])?\s*[:：]|\s*(?:"
+                           + either("回复|答复") + r")\s*[:：]", re.I)
 # A whole heading that announces comments: "3 Responses to “X”", "Comments (3)", 网友评论(12).
 COMMENT_HEADING = re.compile(
     r"(?:(?:\d+|no|one|two|three)\s+)?(?:comments?|responses?|replies|thoughts|reactions|"

@@ -16,6 +16,12 @@ from pipelines.page_text import by_first_letter
 # Words that name an article container: a furniture name holding one wraps the body.
 ARTICLE_CONTAINER_WORDS = ("article", "body", "content", "main", "entry", "story", "text", "post",
                            "detail", "zhengwen")
+# A post's reprint or copyright notice ("原创文章如转载，请注明：转载自…", "版权声明：…",
+# "All rights reserved"): the site's line under every post, no part of its text.
+REPRINT_NOTICE = re.compile(
+    r"(?:转载|轉載).{0,16}(?:注明|註明|出处|出處|链接|鏈接)|(?:注明|註明).{0,6}(?:转载|轉載|出处|出處)|"
+    r"未经.{0,10}(?:允许|许可|授权|同意).{0,6}转载|(?:版权|版權)(?:声明|聲明|所有)|"
+    r"all rights reserved", re.I)
 # Class/id words of page furniture (matched as whole tokens, split on - _ and case changes).
 FURNITURE_WORDS = (
     "nav", "navbar", "navigation", "menu", "submenu", "breadcrumbs?", "crumbs?", "sidebar",

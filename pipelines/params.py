@@ -404,6 +404,7 @@ class ArticlePartsParams:
     max_field_chars: int = 60  # a cell of a data table's row (a date, a place, a title)
     prose_levels: int = 3  # a run's container levels searched for the article's prose after it
     min_prose_chars: int = 30  # a paragraph of text, not a caption or a "Read more"
+    max_notice_chars: int = 200  # a reprint or copyright notice under a post, not a paragraph
 
 
 ARTICLE_PARTS = ArticlePartsParams()

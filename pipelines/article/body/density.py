@@ -22,6 +22,8 @@ import lxml.html
 
 from pipelines.article.markup import Markup, read_markup
 from pipelines.clean import NOT_PAGE_TEXT
+from pipelines.lexicon import REPRINT_NOTICE
+from pipelines.page_text import text_of
 from pipelines.params import ARTICLE_PARTS, DENSITY, ArticlePartsParams, DensityParams
 
 # Western and CJK sentence punctuation; link lists and menus carry almost none of it.
@@ -30,7 +32,7 @@ PUNCTUATION = re.compile(r"[,.;:!?\"'()\[\]…，。；：！？、“”‘’�
 _BLOCKS = ("p", "div", "li", "ul", "ol", "dl", "dd", "dt", "section", "table", "tr", "td",
            "h2", "h3", "h4", "h5", "h6", "blockquote", "aside", "figure", "header")
 # Parts of an article that stand between its paragraphs, never the whole article.
-_PARTS = frozenset({"ul", "ol", "dl", "table", "tbody", "blockquote", "figure", "pre"})
+_PARTS = frozenset({"p", "ul", "ol", "dl", "table", "tbody", "blockquote", "figure", "pre"})
 
 
 @dataclass(slots=True, init=False)
@@ -214,6 +216,19 @@ def line_numbers(body: lxml.html.HtmlElement,
     return found
 
 
+def notices(content: list[lxml.html.HtmlElement],
+            params: ArticlePartsParams = ARTICLE_PARTS) -> set[lxml.html.HtmlElement]:
+    """Short blocks inside the content that are the site's reprint or copyright notice,
+    written under every post ("原创文章如转载，请注明…", "All rights reserved")."""
+    found = set()
+    for top in content:
+        for element in top.iter("p", "div", "section", "blockquote", "footer"):
+            text = text_of(element)
+            if len(text) <= params.max_notice_chars and REPRINT_NOTICE.search(text):
+                found.add(element)
+    return found
+
+
 def code_blocks(body: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
     """Preformatted blocks (<pre>: code, program output, logs) and everything in them."""
     return {element for pre in body.iter("pre") for element in pre.iter()}
@@ -389,5 +404,5 @@ def extract(
     start = _region(stats, body, root, params) if params.scope == "root" else body
     marked = _mark(stats, start, threshold)
     content = _outermost(stats, marked)
-    dropped = _link_blocks(stats, content, params) | line_numbers(body)
+    dropped = _link_blocks(stats, content, params) | line_numbers(body) | notices(content)
     return DensityResult(stats, threshold, content, root, dropped)

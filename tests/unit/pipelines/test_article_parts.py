@@ -118,3 +118,33 @@ def test_rows_of_a_schedule_are_no_forum_posts() -> None:
                    f"<td>Meetup number {i}</td></tr>" for i in range(8))
     art = _article(f"<table>{rows}</table>", "<h1>Events</h1>")
     assert art.comments == []
+
+
+def test_a_short_post_followed_by_you_may_also_enjoy_cards_keeps_its_own_text() -> None:
+    """The cards are <article>s in a block named "related", inside the post's own <article>:
+    furniture, though they are articles, and longer than the post."""
+    cards = "".join(
+        f'<div class="grid__item"><article class="archive__item"><h2><a href="/p/{i}">Another '
+        f"post number {i}</a></h2><p>2025 年 2 月 {i + 1} 日 5 分钟阅读</p><p>本文介绍了第{i}次"
+        f"活动中容器隔离的实践，以及我们在部署过程中遇到的各种问题和解决方法。</p></article>"
+        f"</div>" for i in range(4))
+    page = (f"<html><body><div class='page'><article class='page'><header><h1>活动室搬迁</h1>"
+            f"</header><section class='page__content'><p>2024 年 4 月中旬，活动室正式搬迁至图书馆"
+            f" 403 研讨室。</p><p>注意：电梯无法直达，需要先乘坐到三楼，再步行至四楼。</p>"
+            f"</section>"
+            f"<div class='page__related'><h2>You may also enjoy</h2><div class='grid__wrapper'>"
+            f"{cards}</div></div></article></div></body></html>")
+    art = extract_article(load_document(page.encode(), url="https://lug.example.org/n/1",
+                                        fetched_at=NOW))
+    assert "搬迁至图书馆" in art.content_text and "步行至四楼" in art.content_text
+    assert "容器隔离" not in art.content_text and art.comments == []
+
+
+def test_a_reprint_notice_under_a_post_is_no_part_of_it() -> None:
+    art = _article("<p>需求：<br>1号机服务移到2号机，然后要把1号机搬走。</p><p>原理：<br>交换机有"
+                   "ip对应mac地址的缓存，只需复制ip和mac，即可瞬间切换到另一台机器上。</p><p>操作："
+                   "<br>1）在2号机准备好服务<br>2）在1号机执行 ifconfig eth0 down<br>3）在2号机"
+                   "执行 ifconfig eth0:0 up<br>4）恭喜成功了！</p><p>原创文章如转载，请注明：转载自"
+                   "<a href='/'>示例科学院</a></p>", "<h1>巧用交换机，瞬间切流量</h1>")
+    assert "1号机服务移到2号机" in art.content_text and "恭喜成功了" in art.content_text
+    assert "转载" not in art.content_text

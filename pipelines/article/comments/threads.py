@@ -14,6 +14,10 @@ from pipelines.article.markup import Markup
 from pipelines.page_text import opening_text, text_of
 from pipelines.params import ARTICLE_PARTS, THREADS, ArticlePartsParams, ThreadParams
 
+# The HTML elements that may hold a whole post.
+_HTML_BLOCKS = frozenset({"div", "article", "section", "table", "tbody", "tr", "dl", "ul", "li",
+                          "td", "p", "blockquote", "pre", "figure", "ol", "fieldset", "form",
+                          "main", "aside", "header", "footer", "center", "font"})
 _NOT_POSTS = frozenset({"p", "br", "a", "span", "img", "li", "option", "td", "strong", "em",
                         # parts of an article between its paragraphs: lists, code, quotes
                         "ul", "ol", "dl", "pre", "blockquote", "figure"})
@@ -29,6 +33,12 @@ def _post_like(member: lxml.html.HtmlElement, now: datetime,
     return links < params.max_post_link_share * len(text) and find_date(opening_text(member,
                                                                                      params.post_date_chars),
                                                                   now) is not None
+
+
+def _may_be_posts(tag: str) -> bool:
+    """A post is an HTML block: not inline, not a part of an article, and not an element no
+    HTML page has (a feed's <item> or <entry>, read as a page, is no forum post)."""
+    return tag in _HTML_BLOCKS and tag not in _NOT_POSTS
 
 
 def _record(member: lxml.html.HtmlElement, params: ArticlePartsParams = ARTICLE_PARTS) -> bool:
@@ -51,11 +61,11 @@ def find_posts(markup: Markup, now: datetime, groups: list[list],
     # When every candidate is tried, those that cannot be posts push none out of the top:
     # they go unmeasured (often the article's paragraphs).
     if len(candidates) <= params.max_post_groups:
-        candidates = [members for members in candidates if members[0].tag not in _NOT_POSTS]
+        candidates = [members for members in candidates if _may_be_posts(members[0].tag)]
     sized = sorted(((sum(len(text_of(m)) for m in g), g) for g in candidates),
                    key=lambda pair: -pair[0])
     for chars, members in sized[:params.max_post_groups]:
-        if members[0].tag in _NOT_POSTS:
+        if not _may_be_posts(members[0].tag):
             continue
         thread = chars >= wanted or _follows_headline(markup, members[0], params=params)
         if thread and all(_post_like(m, now, params=params) for m in members) \

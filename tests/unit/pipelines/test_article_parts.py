@@ -148,3 +148,15 @@ def test_a_reprint_notice_under_a_post_is_no_part_of_it() -> None:
                    "<a href='/'>示例科学院</a></p>", "<h1>巧用交换机，瞬间切流量</h1>")
     assert "1号机服务移到2号机" in art.content_text and "恭喜成功了" in art.content_text
     assert "转载" not in art.content_text
+
+
+def test_a_feed_read_as_a_page_yields_no_comments() -> None:
+    items = "".join(f"<item><title>Post {i}</title><link>https://blog.example.org/p/{i}</link>"
+                    f"<pubDate>Mon, 0{i + 1} May 2023 10:00:00 +0000</pubDate><description>"
+                    f"An excerpt of post {i}: counters overflow when nobody checks them, and the"
+                    f" fix is short.</description></item>" for i in range(6))
+    feed = (f'<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>Example'
+            f"</title>{items}</channel></rss>")
+    art = extract_article(load_document(feed.encode(), url="https://blog.example.org/index.xml",
+                                        fetched_at=NOW))
+    assert art.comments == []

@@ -16,6 +16,12 @@ from pipelines.page_text import by_first_letter
 # Words that name an article container: a furniture name holding one wraps the body.
 ARTICLE_CONTAINER_WORDS = ("article", "body", "content", "main", "entry", "story", "text", "post",
                            "detail", "zhengwen")
+# A post's reprint or copyright notice ("原创文章如转载，请注明：转载自…", "版权声明：…",
+# "All rights reserved"): the site's line under every post, no part of its text.
+REPRINT_NOTICE = re.compile(
+    r"(?:转载|轉載).{0,16}(?:注明|註明|出处|出處|链接|鏈接)|(?:注明|註明).{0,6}(?:转载|轉載|出处|出處)|"
+    r"未经.{0,10}(?:允许|许可|授权|同意).{0,6}转载|(?:版权|版權)(?:声明|聲明|所有)|"
+    r"all rights reserved", re.I)
 # Class/id words of page furniture (matched as whole tokens, split on - _ and case changes).
 FURNITURE_WORDS = (
     "nav", "navbar", "navigation", "menu", "submenu", "breadcrumbs?", "crumbs?", "sidebar",
@@ -286,6 +292,13 @@ COMMENT_SECTION_CJK = both(("评论", "回复", "留言"))
 NOT_COMMENT_SECTION = re.compile(
     r"widget|recent|latest|count|icon|link|btn|button|number|num\b|total|"
     r"reactions[\s_-]?bar|likes?[\s_-]?bar", re.I)
+# Class words of a comment list's items that are no reader's comment: another site's link
+# back to the post (WordPress writes li.pingback / li.trackback among the comments).
+NOT_READER_COMMENT = re.compile(r"(?:^|[\s_-])(?:pingback|trackback)(?=$|[\s_-])", re.I)
+# The subject line of a forum reply or mail answer ("Re: …", "回复：…"): a thread's post
+# titled so is no entry of a list.
+REPLY_SUBJECT = re.compile(r"\s*(?:re|aw|sv|antw)\s*(?:\[\d+\])?\s*[:：]|\s*(?:"
+                           + either("回复|答复") + r")\s*[:：]", re.I)
 # A whole heading that announces comments: "3 Responses to “X”", "Comments (3)", 网友评论(12).
 COMMENT_HEADING = re.compile(
     r"(?:(?:\d+|no|one|two|three)\s+)?(?:comments?|responses?|replies|thoughts|reactions|"

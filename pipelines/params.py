@@ -393,3 +393,24 @@ RECORD_MINING = RecordMiningParams()
 TEMPLATE_DIFF = TemplateDiffParams()
 PAGE_TYPE = PageTypeParams()
 DENSITY = DensityParams()
+
+
+# --- article body and comments: code listings, entries of a list ---
+
+
+@dataclass(frozen=True)
+class ArticlePartsParams:
+    """Parts of an article that density and comment finding must read as such: code
+    listings with their line numbers (article.body.density) and the entries of a list or
+    digest, which are neither a thread's posts nor comments (article.comments.shapes)."""
+
+    gutter_levels: int = 3  # how far above a line-number column the code it numbers starts
+    min_entry_share: float = 0.8  # of a group's members that head themselves with a link
+    min_repeats: int = 2  # entries (at least) that make a list
+    max_field_chars: int = 60  # a cell of a data table's row (a date, a place, a title)
+    prose_levels: int = 3  # a run's container levels searched for the article's prose after it
+    min_prose_chars: int = 30  # a paragraph of text, not a caption or a "Read more"
+    max_notice_chars: int = 200  # a reprint or copyright notice under a post, not a paragraph
+
+
+ARTICLE_PARTS = ArticlePartsParams()

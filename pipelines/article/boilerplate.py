@@ -21,9 +21,9 @@ from pipelines.params import BOILERPLATE, BoilerplateParams
 NOISE_TAGS = frozenset({"nav", "aside", "footer", "form", "menu", "dialog", "figcaption"})
 # Tags that hold the article by definition; class words never make them noise.
 _CONTENT_TAGS = frozenset({"article", "main", "body", "html"})
-# A hint never removes a block that visibly holds the article: a headline, an <article>
-# or a declared article body (see Markup.holders).
-_KEEP_INSIDE = ("h1", "article")
+# A hint never removes a block that visibly holds the article: a headline or a declared
+# article body (see Markup.holders), or a single <article> (_holds_one_article).
+_KEEP_INSIDE = ("h1",)
 
 
 @lru_cache(maxsize=8192)
@@ -65,7 +65,15 @@ def find_noise(markup: Markup,
     candidates = sorted(found, key=markup.position)  # as _noise, asked by name, not per row
     holders = markup.holders(*_KEEP_INSIDE)
     return outermost(markup, candidates,
-                     lambda e: e not in holders and not _wraps_page(markup, e, params=params))
+                     lambda e: e not in holders and not _holds_one_article(e)
+                     and not _wraps_page(markup, e, params=params))
+
+
+def _holds_one_article(element: lxml.html.HtmlElement) -> bool:
+    """Whether the block holds exactly one <article>: the page's, where several are the cards
+    of a teaser list ("You may also enjoy", related posts)."""
+    articles = element.iter("article")
+    return next(articles, None) is not None and next(articles, None) is None
 
 
 def _wraps_page(markup: Markup, element: lxml.html.HtmlElement,

@@ -22,14 +22,17 @@ import lxml.html
 
 from pipelines.article.markup import Markup, read_markup
 from pipelines.clean import NOT_PAGE_TEXT
-from pipelines.params import DENSITY, DensityParams
+from pipelines.lexicon import REPRINT_NOTICE
+from pipelines.page_text import text_of
+from pipelines.params import ARTICLE_PARTS, DENSITY, ArticlePartsParams, DensityParams
 
 # Western and CJK sentence punctuation; link lists and menus carry almost none of it.
 PUNCTUATION = re.compile(r"[,.;:!?\"'()\[\]…，。；：！？、“”‘’（）《》〈〉【】「」『』—～·]")
 # Block elements that the link-share rule may drop from inside the content.
 _BLOCKS = ("p", "div", "li", "ul", "ol", "dl", "dd", "dt", "section", "table", "tr", "td",
            "h2", "h3", "h4", "h5", "h6", "blockquote", "aside", "figure", "header")
-# Tags whose content a reader never sees as page text; their subtrees count as absent.
+# Parts of an article that stand between its paragraphs, never the whole article.
+_PARTS = frozenset({"p", "ul", "ol", "dl", "table", "tbody", "blockquote", "figure", "pre"})
 
 
 @dataclass(slots=True, init=False)
@@ -189,12 +192,59 @@ DENSITIES: dict[str, Callable[[NodeStats, float], float]] = {
 }
 
 
-def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> None:
+def line_numbers(body: lxml.html.HtmlElement,
+                 params: ArticlePartsParams = ARTICLE_PARTS) -> set[lxml.html.HtmlElement]:
+    """The line-number gutters of code listings: <pre> blocks that hold nothing but the
+    numbers n, n+1, n+2 … beside another <pre> (a highlighter's column next to the code, in
+    the same table row or wrapper), which is no text of the article."""
+    found = set()
+    for pre in body.iter("pre"):
+        numbers = "".join(pre.itertext()).split()
+        if not numbers or not all(n.isdigit() for n in numbers):
+            continue
+        first = int(numbers[0])
+        if [int(n) for n in numbers] != list(range(first, first + len(numbers))):
+            continue
+        row = pre
+        for _ in range(params.gutter_levels):
+            row = row.getparent()
+            if row is None:
+                break
+            if any(other is not pre for other in row.iter("pre")):
+                found.add(pre)
+                break
+    return found
+
+
+def notices(content: list[lxml.html.HtmlElement],
+            params: ArticlePartsParams = ARTICLE_PARTS) -> set[lxml.html.HtmlElement]:
+    """Short blocks inside the content that are the site's reprint or copyright notice,
+    written under every post ("原创文章如转载，请注明…", "All rights reserved")."""
+    found = set()
+    for top in content:
+        for element in top.iter("p", "div", "section", "blockquote", "footer"):
+            text = text_of(element)
+            if len(text) <= params.max_notice_chars and REPRINT_NOTICE.search(text):
+                found.add(element)
+    return found
+
+
+def code_blocks(body: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
+    """Preformatted blocks (<pre>: code, program output, logs) and everything in them."""
+    return {element for pre in body.iter("pre") for element in pre.iter()}
+
+
+def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams,
+           code: Collection[lxml.html.HtmlElement] = ()) -> None:
     """Fill density, DensitySum and the best node of every subtree, in one backward pass.
 
     Walking document order backwards meets every child before its parent, so a parent's
     DensitySum and best descendant are complete when it is reached. Ties go to the node
     itself, then to the earliest child, as a forward search would give.
+
+    A `code` element is never the best node: a highlighted listing (a <span> per line and
+    token) sums more density than the paragraphs around it, and the article is the block that
+    holds both. It still lends its density to its parent's sum.
     """
     main, tie = DENSITIES[params.density], DENSITIES.get(params.tie_break or "")
     share = link_share(stats[body])
@@ -232,6 +282,9 @@ def _score(stats: dict, body: lxml.html.HtmlElement, params: DensityParams) -> N
                 value = leaves[key] = main(leaf, share)
             total += value
         node.density_sum = total
+        if code and element in code:
+            node.best, node.best_sum = None, -math.inf
+            continue
         if total >= best_sum:
             best, best_sum = element, total
         node.best, node.best_sum = best, best_sum
@@ -247,6 +300,24 @@ def _threshold(stats: dict, body: lxml.html.HtmlElement, root: lxml.html.HtmlEle
         if ancestor is body:
             break
     return lowest
+
+
+def _between_paragraphs(stats: dict, body: lxml.html.HtmlElement,
+                        root: lxml.html.HtmlElement) -> lxml.html.HtmlElement:
+    """The block that holds `root` with the paragraphs around it, when `root` is a part of an
+    article (a list, table, quote or figure): a long list sums more density than the
+    paragraphs beside it, but the article is all of them. Only a paragraph of its own text
+    (not a link) beside it makes the parent the article."""
+    node = root
+    while node is not body and node.tag in _PARTS:
+        parent = node.getparent()
+        if parent is None or parent not in stats or not any(
+                stats[child].chars > stats[child].link_chars
+                for child in stats[parent].children
+                if child is not node and child.tag == "p"):
+            break
+        node = parent
+    return node
 
 
 def _region(stats: dict, body, root, params: DensityParams) -> lxml.html.HtmlElement:
@@ -284,7 +355,8 @@ def _mark(stats: dict, start: lxml.html.HtmlElement, threshold: float) -> set:
         node = stats[element]
         if node.density < threshold:
             continue
-        marked.add(node.best)
+        if node.best is not None:  # None inside a code block
+            marked.add(node.best)
         stack.extend(node.children)
     return marked
 
@@ -322,12 +394,15 @@ def extract(
     and return the content nodes it marks."""
     punctuation = "punctuation" in (params.density, params.tie_break)
     stats = count(body, exclude, punctuation, markup)
-    _score(stats, body, params)
+    code = code_blocks(body)
+    _score(stats, body, params, code)
     root = stats[body].best
     if stats[body].best_sum <= 0:
         return DensityResult(stats, 0.0, [], None)
+    root = _between_paragraphs(stats, body, root)
     threshold = _threshold(stats, body, root)
     start = _region(stats, body, root, params) if params.scope == "root" else body
     marked = _mark(stats, start, threshold)
     content = _outermost(stats, marked)
-    return DensityResult(stats, threshold, content, root, _link_blocks(stats, content, params))
+    dropped = _link_blocks(stats, content, params) | line_numbers(body) | notices(content)
+    return DensityResult(stats, threshold, content, root, dropped)

@@ -13,7 +13,7 @@ from lxml import etree
 
 from pipelines.article.boilerplate import is_named_noise
 from pipelines.article.comments.items import parse_item
-from pipelines.article.comments.shapes import signature
+from pipelines.article.comments.shapes import list_entries, signature
 from pipelines.article.dates.parse import find_date
 from pipelines.article.markup import Coverage, Markup, hint_words, named_rows, outermost
 from pipelines.lexicon import (
@@ -24,13 +24,18 @@ from pipelines.lexicon import (
     COMMENT_SECTION_CJK,
     COMMENT_SECTION_STEMS,
     NOT_COMMENT_SECTION,
+    NOT_READER_COMMENT,
 )
 from pipelines.page_text import text_of
-from pipelines.params import COMMENTS, CommentParams
+from pipelines.params import ARTICLE_PARTS, COMMENTS, ArticlePartsParams, CommentParams
 from pipelines.results import CommentData
 
 _HEADING_TAGS = ("h2", "h3", "h4", "h5")
 _NEVER_SECTION = frozenset({"html", "body", "article", "main"})
+# Inline elements named "comment" are a highlighter's code tokens (`// …`, `/** … */`), icons
+# or counters: a comment section is a block.
+_INLINE = frozenset({"span", "a", "i", "em", "b", "strong", "font", "small", "code", "label",
+                     "abbr", "sup", "sub", "img"})
 # XPaths are compiled once: `element.xpath(text)` compiles again on every call.
 _HOLDS_ARTICLE = etree.XPath(".//h1|.//*[@itemprop='articleBody']")
 # Every control of a reply form, and the labels that name them.
@@ -40,6 +45,8 @@ _FORM_FIELDS = etree.XPath(
 _WORD_CHARS = re.compile(r"\w+")
 _IDEOGRAPH = re.compile(r"[\u3400-\u9fff]")  # a Chinese comment of one word says something
 _COMMENT_TAGS = frozenset({"li", "div", "article", "section", "dl", "table"})
+# Code: listings and inline code, never a comment nor a comment's cue.
+CODE_TAGS = ("pre", "code")
 
 
 def _section_names(markup: Markup) -> set[str]:
@@ -54,10 +61,26 @@ def _section_names(markup: Markup) -> set[str]:
 
 
 def _named_sections(markup: Markup, removed: set) -> list[lxml.html.HtmlElement]:
-    """Outermost blocks named as a comment section that do not hold the article itself."""
-    candidates = [row[0] for row in named_rows(markup, _section_names(markup), _NEVER_SECTION)]
+    """Outermost blocks named as a comment section that do not hold the article itself, nor
+    stand in code (a highlighter names a code comment, `// …` or `/** … */`, "comment")."""
+    candidates = [row[0] for row in named_rows(markup, _section_names(markup),
+                                                _NEVER_SECTION | _INLINE)]
     holders = markup.holders("h1")
-    return outermost(markup, candidates, lambda e: e not in holders, removed)
+    code = Coverage(markup, markup.body.iter(*CODE_TAGS))
+    return outermost(markup, candidates, lambda e: e not in holders and not code.covers(e)
+                     and not _own_anchor(e), removed)
+
+
+def _own_anchor(element: lxml.html.HtmlElement) -> bool:
+    """A heading whose id is its own text made a fragment ("Discussion" → id="Discussion"), as
+    Markdown and notebook renderers name every heading: the name says nothing of a section."""
+    if element.tag not in _HEADING_TAGS and element.tag != "h6":
+        return False
+    return _slug(element.get("id") or "") == _slug(text_of(element)) != ""
+
+
+def _slug(text: str) -> str:
+    return "".join(_WORD_CHARS.findall(text.lower())).replace("_", "")
 
 
 def _after_heading(heading: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
@@ -132,7 +155,12 @@ def _items(section: lxml.html.HtmlElement, groups: list[list],
     shape = signature(best[0])
     fields = _field_holders(section)
     return [e for e in section.iter(shape[0]) if signature(e) == shape
-            and not is_named_noise(e, markup) and e not in fields]
+            and not is_named_noise(e, markup) and e not in fields and not _link_back(e)]
+
+
+def _link_back(element: lxml.html.HtmlElement) -> bool:
+    """A pingback or trackback: another site's link to the post, shown among the comments."""
+    return NOT_READER_COMMENT.search(element.get("class") or "") is not None
 
 
 def _field_holders(section: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
@@ -153,7 +181,10 @@ def _comment_like(member: lxml.html.HtmlElement, now: datetime,
                   params: CommentParams = COMMENTS) -> bool:
     """An unnamed comment: a short text, few links, no headline, a date or a cue near its
     start, and something said besides the date (a news page's date and "最后更新：…" lines
-    under the headline are a run of dated blocks too)."""
+    under the headline are a run of dated blocks too). Code is neither cue nor date, and a
+    date counts only as a header (a line that is mostly the date, as "发表于 2023-05-02
+    10:00" or "by Ann on May 3, 2023"): one inside a sentence ("在 2023 年 12 月 18 日达到了
+    63 TiB") is what the text says, a dated list item of the article."""
     text = text_of(member)
     size = len(text.strip())
     if not params.min_unnamed_comment_chars <= size <= params.max_unnamed_comment_chars:
@@ -163,11 +194,35 @@ def _comment_like(member: lxml.html.HtmlElement, now: datetime,
     links = sum(len(text_of(a)) for a in member.iter("a"))
     if links >= params.max_unnamed_link_share * size:
         return False
-    head = text[:params.cue_chars]
-    if COMMENT_CUE.search(head):
+    chunks = _opening_chunks(member, params.cue_chars)
+    if COMMENT_CUE.search(" ".join(chunks)):
         return True
-    dated = find_date(head, now)
-    return dated is not None and size - len(dated[1]) >= params.min_unnamed_comment_chars
+    for chunk in chunks:
+        dated = find_date(chunk, now)
+        if dated is not None:
+            return (len(dated[1]) >= params.dated_name_share * len(chunk.strip())
+                    and size - len(dated[1]) >= params.min_unnamed_comment_chars)
+    return False
+
+
+def _opening_chunks(member: lxml.html.HtmlElement, chars: int) -> list[str]:
+    """The text pieces (an element's text, a tail) of the member's first `chars` characters,
+    code and markup comments left out."""
+    chunks: list[str] = []
+    size = 0
+    blocks = list(member.iter(*CODE_TAGS))
+    inside = {e for block in blocks for e in block.iterdescendants()}
+    for element in member.iter():
+        if element in inside:
+            continue
+        text = element.text if isinstance(element.tag, str) and element not in blocks else None
+        for piece in (text, element.tail if element is not member else None):
+            if piece and not piece.isspace():
+                chunks.append(piece)
+                size += len(piece)
+        if size >= chars:
+            break
+    return chunks
 
 
 def _contiguous(members: list[lxml.html.HtmlElement]) -> bool:
@@ -186,7 +241,8 @@ def unnamed_comments(
     params: CommentParams = COMMENTS,
 ) -> list[lxml.html.HtmlElement]:
     """Runs of comment-like sibling blocks after the headline that no markup names, outside
-    the `covered` blocks."""
+    the `covered` blocks, and neither the titled entries of a list nor a dated list inside
+    the article (a changelog) that its prose goes on after."""
     headline = markup.body.find(".//h1")
     after = markup.position(headline) if headline is not None else -1
     coverage = Coverage(markup, covered)
@@ -198,11 +254,31 @@ def unnamed_comments(
                 or coverage.covers(first):
             continue
         if (_contiguous(members) and all(_comment_like(m, now, params=params) for m in members)
-                and first not in holders):
+                and first not in holders and not list_entries(members)
+                and not _prose_follows(members[-1], coverage)):
             found += members
             for member in members:
                 coverage.add(member)
     return found
+
+
+def _prose_follows(last: lxml.html.HtmlElement, coverage: Coverage,
+                  params: ArticlePartsParams = ARTICLE_PARTS) -> bool:
+    """Whether a paragraph of the article's own text (a <p>, not a link) comes after the
+    run's `last` member, beside it or beside its container a few levels up: comments come
+    after the article, a changelog or a dated list stands between its paragraphs."""
+    node = last
+    for _ in range(params.prose_levels):
+        for sibling in node.itersiblings():
+            if sibling.tag == "p" and not coverage.covers(sibling):
+                text = len(text_of(sibling).strip())
+                links = sum(len(text_of(a).strip()) for a in sibling.iter("a"))
+                if text - links >= params.min_prose_chars:
+                    return True
+        node = node.getparent()
+        if node is None or node.tag in _NEVER_SECTION:
+            return False
+    return False
 
 
 def parse_section(
@@ -244,7 +320,8 @@ def _single(section: lxml.html.HtmlElement, now: datetime,
     if section.tag == "form":  # the reply form itself, named as the comment section
         return []
     drop = {e for e in section.iterdescendants("form", "h1", *_HEADING_TAGS, "textarea")}
-    drop |= {e for e in section.iterdescendants(etree.Element) if is_named_noise(e, markup)}
+    drop |= {e for e in section.iterdescendants(etree.Element)
+             if is_named_noise(e, markup) or _link_back(e)}
     drop |= _field_lines(section, params=params)
     comment = parse_item(section, drop, now, markup, params)
     if comment is None:

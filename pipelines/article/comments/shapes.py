@@ -9,13 +9,15 @@ from operator import itemgetter
 
 import lxml.html
 
-from pipelines.article.markup import Markup
-from pipelines.lexicon import ALTERNATING_CLASS_WORDS
-from pipelines.params import COMMENTS, CommentParams
+from pipelines.article.markup import Markup, hint_words
+from pipelines.lexicon import ALTERNATING_CLASS_WORDS, COMMENT_AUTHOR_CLASS, REPLY_SUBJECT
+from pipelines.page_text import text_of
+from pipelines.params import ARTICLE_PARTS, COMMENTS, ArticlePartsParams, CommentParams
 
 _WORD_CHARS = re.compile(r"\w+")
 _ELEMENT, _CLASSES = itemgetter(0), itemgetter(3)  # of a Markup row
 _DIGITS = re.compile(r"\d+")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def signature(element: lxml.html.HtmlElement) -> tuple[str, str]:
@@ -72,3 +74,26 @@ def repeated_groups(markup: Markup,
             found += [members for members in alike.values() if len(members) >= params.min_repeats]
     found.sort(key=lambda members: markup.position(members[0]))
     return found
+
+
+def list_entries(members: list[lxml.html.HtmlElement],
+                 params: ArticlePartsParams = ARTICLE_PARTS) -> bool:
+    """Whether a group is the entries of a list or digest (a blog's home, a tag page), not a
+    thread's posts or comments: (nearly) every member heads itself with a headline that links
+    to another page. A forum's posts are untitled or titled as replies ("Re: …"), a heading
+    that names the poster (class words of an author or user) is no title, and comments carry
+    no headline."""
+    entries = sum(_titled(member) for member in members)
+    return entries >= max(params.min_repeats, params.min_entry_share * len(members))
+
+
+def _titled(member: lxml.html.HtmlElement) -> bool:
+    """The member's first headline that links to another page is a title, not a poster's
+    name nor a reply's subject."""
+    for heading in member.iter(*_HEADINGS):
+        for link in heading.iter("a"):
+            if (link.get("href") or "").partition("#")[0].strip():
+                named = f"{hint_words(heading)} {hint_words(link)}".lower()
+                return (COMMENT_AUTHOR_CLASS.search(named) is None
+                        and REPLY_SUBJECT.match(text_of(link)) is None)
+    return False

@@ -8,19 +8,26 @@ from itertools import islice
 
 import lxml.html
 
+from pipelines.article.comments.shapes import list_entries
 from pipelines.article.dates.parse import find_date
 from pipelines.article.markup import Markup
 from pipelines.page_text import opening_text, text_of
-from pipelines.params import THREADS, ThreadParams
+from pipelines.params import ARTICLE_PARTS, THREADS, ArticlePartsParams, ThreadParams
 
-_NOT_POSTS = frozenset({"p", "br", "a", "span", "img", "li", "option", "td", "strong", "em"})
+# The HTML elements that may hold a whole post.
+_HTML_BLOCKS = frozenset({"div", "article", "section", "table", "tbody", "tr", "dl", "ul", "li",
+                          "td", "p", "blockquote", "pre", "figure", "ol", "fieldset", "form",
+                          "main", "aside", "header", "footer", "center", "font"})
+_NOT_POSTS = frozenset({"p", "br", "a", "span", "img", "li", "option", "td", "strong", "em",
+                        # parts of an article between its paragraphs: lists, code, quotes
+                        "ul", "ol", "dl", "pre", "blockquote", "figure"})
 
 
 def _post_like(member: lxml.html.HtmlElement, now: datetime,
                params: ThreadParams = THREADS) -> bool:
     """A forum post: enough text, mostly not links, and a date near its start."""
     text = text_of(member)
-    if len(text.strip()) < params.min_post_chars:
+    if len(text.strip()) < params.min_post_chars or _record(member):
         return False
     links = sum(len(text_of(a)) for a in member.iter("a"))
     return links < params.max_post_link_share * len(text) and find_date(opening_text(member,
@@ -28,9 +35,24 @@ def _post_like(member: lxml.html.HtmlElement, now: datetime,
                                                                   now) is not None
 
 
+def _may_be_posts(tag: str) -> bool:
+    """A post is an HTML block: not inline, not a part of an article, and not an element no
+    HTML page has (a feed's <item> or <entry>, read as a page, is no forum post)."""
+    return tag in _HTML_BLOCKS and tag not in _NOT_POSTS
+
+
+def _record(member: lxml.html.HtmlElement, params: ArticlePartsParams = ARTICLE_PARTS) -> bool:
+    """A row of a data table (a schedule, a changelog: date, time, place, title), every cell
+    a short field; a post's row holds its message in one cell."""
+    cells = [cell for cell in member if cell.tag in ("td", "th")] if member.tag == "tr" else []
+    return bool(cells) and all(len(text_of(cell).strip()) <= params.max_field_chars
+                               for cell in cells)
+
+
 def find_posts(markup: Markup, now: datetime, groups: list[list],
                params: ThreadParams = THREADS) -> list[lxml.html.HtmlElement]:
-    """The posts of a forum thread: repeated dated blocks holding most of the page's text.
+    """The posts of a forum thread: repeated dated blocks holding most of the page's text,
+    not the titled entries of a list or digest (a blog's home read as an article).
 
     `groups` are the page's `repeated_groups(markup)`.
     """
@@ -39,14 +61,15 @@ def find_posts(markup: Markup, now: datetime, groups: list[list],
     # When every candidate is tried, those that cannot be posts push none out of the top:
     # they go unmeasured (often the article's paragraphs).
     if len(candidates) <= params.max_post_groups:
-        candidates = [members for members in candidates if members[0].tag not in _NOT_POSTS]
+        candidates = [members for members in candidates if _may_be_posts(members[0].tag)]
     sized = sorted(((sum(len(text_of(m)) for m in g), g) for g in candidates),
                    key=lambda pair: -pair[0])
     for chars, members in sized[:params.max_post_groups]:
-        if members[0].tag in _NOT_POSTS:
+        if not _may_be_posts(members[0].tag):
             continue
         thread = chars >= wanted or _follows_headline(markup, members[0], params=params)
-        if thread and all(_post_like(m, now, params=params) for m in members):
+        if thread and all(_post_like(m, now, params=params) for m in members) \
+                and not list_entries(members):
             return members
     return []
 

@@ -1,0 +1,162 @@
+"""An article is every part of it (prose, code listings, lists between its paragraphs), and
+its parts are never comments: code comments, dated lists and the entries of a list page."""
+
+from datetime import UTC, datetime
+
+from pipelines.article import extract_article
+from pipelines.document import load_document
+
+NOW = datetime(2023, 5, 10, 12, 0, tzinfo=UTC)
+
+
+def _article(body: str, head: str = "<h1>Notes</h1>"):
+    page = f"<html><body><div class='nav'><a href='/'>Home</a></div><article>{head}{body}" \
+           f"</article><footer>© 2023 Example</footer></body></html>"
+    return extract_article(load_document(page.encode(), url="https://blog.example.org/p/1",
+                                         fetched_at=NOW))
+
+
+def _listing(lines: list[str], comment: str = "//") -> str:
+    """A highlighted listing as highlighters write it: a span per line and per token."""
+    return "<br>".join(
+        f'<span class="line"><span class="keyword">int</span> <span class="title">x{i}</span>'
+        f' = <span class="number">{i}</span>; <span class="comment">{comment} {line}</span>'
+        f"</span>" for i, line in enumerate(lines))
+
+
+CODE_LINES = [f"step {i}: keep the counter in range" for i in range(40)]
+PROSE_EN = ("<p>Counters overflow when nobody checks them, and the fix is short; here is the "
+            "loop that caused the crash, line by line.</p>")
+AFTER_EN = ("<p>After the change, the loop stops at the limit, the tests pass, and the "
+            "service has run for a week without a restart.</p>")
+
+
+def test_a_code_block_between_paragraphs_is_part_of_the_body_not_the_body() -> None:
+    art = _article(f"{PROSE_EN}<pre><code>{_listing(CODE_LINES)}</code></pre>{AFTER_EN}")
+    assert "Counters overflow" in art.content_text and "without a restart" in art.content_text
+    assert "step 39: keep the counter in range" in art.content_text
+    assert "<pre>" in art.content_html
+    assert art.comments == []  # the `// …` spans are named "comment" by the highlighter
+
+
+def test_a_chinese_post_with_a_numbered_listing_keeps_its_prose_without_line_numbers() -> None:
+    """Hexo and Octopress put code in a table: a gutter <pre> of line numbers, then the code."""
+    numbers = "<br>".join(f'<span class="line">{n}</span>' for n in range(1, 41))
+    table = (f'<figure class="highlight java"><table><tr><td class="gutter"><pre>{numbers}</pre>'
+             f'</td><td class="code"><pre>{_listing(CODE_LINES, "/**")}</pre></td></tr></table>'
+             f"</figure>")
+    before = "<p>计数器没有人检查就会溢出，修复很简单；下面是导致崩溃的循环，逐行说明。</p>"
+    after = "<p>修改之后，循环在上限处停止，测试全部通过，服务已经连续运行一周没有重启。</p>"
+    art = _article(f"{before}{table}{after}", "<h1>一次计数器溢出的排查</h1>")
+    assert "计数器没有人检查" in art.content_text and "没有重启" in art.content_text
+    assert "step 39: keep the counter in range" in art.content_text
+    assert "\n\n17\n\n" not in art.content_text and "\n\n40\n\n" not in art.content_text
+    assert art.comments == []
+
+
+def test_code_comments_of_a_line_per_item_highlighter_are_no_comments() -> None:
+    """SyntaxHighlighter writes a listing as an <ol> of lines, without <pre>: its `//` and
+    `/** … */` spans are still code."""
+    lines = "".join(f'<li class="{"alt" if i % 2 else ""}"><span><span class="comment">'
+                    f"{'// ' if i % 3 else '/** '}{line}</span></span></li>"
+                    for i, line in enumerate(CODE_LINES[:12]))
+    art = _article(f'{PROSE_EN}<div class="code"><ol class="dp-j">{lines}</ol></div>{AFTER_EN}')
+    assert art.comments == []
+    assert "step 11: keep the counter in range" in art.content_text
+
+
+def test_a_changelog_and_dated_list_items_inside_a_post_are_no_comments() -> None:
+    changes = "".join(f"<li><b>2023-0{i + 1}-0{i + 2}</b> fixed the parser crash on empty "
+                      f"input number {i}</li>" for i in range(4))
+    usage = "".join(f"<li>服务器{i}采用 ZFS 文件系统，在 2023 年 {i + 1} 月 18 日达到了 63.3 TiB"
+                    f"（使用率 9{i}%）；</li>" for i in range(3))
+    art = _article(f"{PROSE_EN}<h2>Changelog</h2><ul>{changes}</ul>{AFTER_EN}"
+                   f"<p>容量记录如下，两台服务器的空间都已接近用尽。</p><ul>{usage}</ul>"
+                   f"<p>因此我们决定重建存储池，并在下文记录整个过程与遇到的问题。</p>")
+    assert art.comments == []
+    assert "fixed the parser crash on empty input number 3" in art.content_text
+    assert "服务器2采用 ZFS" in art.content_text
+
+
+def test_a_list_page_of_dated_excerpts_yields_no_comments() -> None:
+    """A blog's home or tag page read as an article: its entries (a linked headline, a date,
+    an excerpt) are dated repeated blocks, as a thread's posts and comments are."""
+    entries = "".join(
+        f'<article class="post"><h2 class="post-title"><a href="/2023/0{i + 1}/post-{i}/">Post '
+        f'number {i} about counters</a></h2><time datetime="2023-0{i + 1}-01">2023-0{i + 1}-01'
+        f"</time><p>An excerpt of post {i}: counters overflow when nobody checks them, and the "
+        f"fix is short.</p><a href='/2023/0{i + 1}/post-{i}/'>Read more</a></article>"
+        for i in range(6))
+    page = f"<html><body><h1>Example blog</h1><main>{entries}</main></body></html>"
+    art = extract_article(load_document(page.encode(), url="https://blog.example.org/",
+                                        fetched_at=NOW))
+    assert art.comments == []
+
+
+def test_pingbacks_are_no_reader_comments() -> None:
+    items = "".join(f'<li class="pingback {"odd" if i % 2 else "even"}"><p>Pingback: '
+                    f'<a href="https://other{i}.example.com/x">Another blog links here {i}</a>'
+                    f"</p></li>" for i in range(3))
+    art = _article(f"{PROSE_EN}{AFTER_EN}<div class='post-comments'><h3>Replies</h3>"
+                   f"<ol class='comment-list'>{items}</ol></div>")
+    assert art.comments == []
+
+
+def test_a_heading_whose_id_is_its_own_text_names_no_comment_section() -> None:
+    """Markdown and notebook renderers give every heading an id made of its text: a
+    "Discussion" section of the post is no comment section."""
+    cells = "".join(f"<div class='cell'><p>Point {i}: the estimate moves with the prior, and "
+                    f"the data decide how far, as the figure shows.</p></div>" for i in range(4))
+    art = _article(f"{PROSE_EN}<div class='cell'><h3 id='Discussion'>Discussion"
+                   f"<a href='#Discussion'>¶</a></h3></div>{cells}")
+    assert art.comments == []
+    assert "Point 3" in art.content_text
+
+
+def test_rows_of_a_schedule_are_no_forum_posts() -> None:
+    rows = "".join(f"<tr><td>2025-11-0{i + 1}</td><td>19:00-22:00</td><td>Room 30{i}</td>"
+                   f"<td>Meetup number {i}</td></tr>" for i in range(8))
+    art = _article(f"<table>{rows}</table>", "<h1>Events</h1>")
+    assert art.comments == []
+
+
+def test_a_short_post_followed_by_you_may_also_enjoy_cards_keeps_its_own_text() -> None:
+    """The cards are <article>s in a block named "related", inside the post's own <article>:
+    furniture, though they are articles, and longer than the post."""
+    cards = "".join(
+        f'<div class="grid__item"><article class="archive__item"><h2><a href="/p/{i}">Another '
+        f"post number {i}</a></h2><p>2025 年 2 月 {i + 1} 日 5 分钟阅读</p><p>本文介绍了第{i}次"
+        f"活动中容器隔离的实践，以及我们在部署过程中遇到的各种问题和解决方法。</p></article>"
+        f"</div>" for i in range(4))
+    page = (f"<html><body><div class='page'><article class='page'><header><h1>活动室搬迁</h1>"
+            f"</header><section class='page__content'><p>2024 年 4 月中旬，活动室正式搬迁至图书馆"
+            f" 403 研讨室。</p><p>注意：电梯无法直达，需要先乘坐到三楼，再步行至四楼。</p>"
+            f"</section>"
+            f"<div class='page__related'><h2>You may also enjoy</h2><div class='grid__wrapper'>"
+            f"{cards}</div></div></article></div></body></html>")
+    art = extract_article(load_document(page.encode(), url="https://lug.example.org/n/1",
+                                        fetched_at=NOW))
+    assert "搬迁至图书馆" in art.content_text and "步行至四楼" in art.content_text
+    assert "容器隔离" not in art.content_text and art.comments == []
+
+
+def test_a_reprint_notice_under_a_post_is_no_part_of_it() -> None:
+    art = _article("<p>需求：<br>1号机服务移到2号机，然后要把1号机搬走。</p><p>原理：<br>交换机有"
+                   "ip对应mac地址的缓存，只需复制ip和mac，即可瞬间切换到另一台机器上。</p><p>操作："
+                   "<br>1）在2号机准备好服务<br>2）在1号机执行 ifconfig eth0 down<br>3）在2号机"
+                   "执行 ifconfig eth0:0 up<br>4）恭喜成功了！</p><p>原创文章如转载，请注明：转载自"
+                   "<a href='/'>示例科学院</a></p>", "<h1>巧用交换机，瞬间切流量</h1>")
+    assert "1号机服务移到2号机" in art.content_text and "恭喜成功了" in art.content_text
+    assert "转载" not in art.content_text
+
+
+def test_a_feed_read_as_a_page_yields_no_comments() -> None:
+    items = "".join(f"<item><title>Post {i}</title><link>https://blog.example.org/p/{i}</link>"
+                    f"<pubDate>Mon, 0{i + 1} May 2023 10:00:00 +0000</pubDate><description>"
+                    f"An excerpt of post {i}: counters overflow when nobody checks them, and the"
+                    f" fix is short.</description></item>" for i in range(6))
+    feed = (f'<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>Example'
+            f"</title>{items}</channel></rss>")
+    art = extract_article(load_document(feed.encode(), url="https://blog.example.org/index.xml",
+                                        fetched_at=NOW))
+    assert art.comments == []

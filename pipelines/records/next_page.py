@@ -8,10 +8,11 @@ fallback.
 from __future__ import annotations
 
 import re
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag
 
 from lxml.html import HtmlElement
 
+from pipelines.document import join_url
 from pipelines.lexicon import CURRENT_PAGE_CLASSES, NEXT_PAGE_CLASS, NEXT_PAGE_LABEL
 from pipelines.params import RECORD_MINING, RecordMiningParams
 
@@ -26,7 +27,9 @@ def _usable(href: str | None, page_url: str | None) -> str | None:
     href = (href or "").strip()
     if not href or href.startswith(("javascript:", "#", "mailto:")):
         return None
-    absolute = urljoin(page_url or "", href)
+    absolute = join_url(page_url or "", href)
+    if absolute is None:  # a link no URL parser reads
+        return None
     if page_url and urldefrag(absolute)[0] == urldefrag(page_url)[0]:
         return None
     return absolute

@@ -329,7 +329,10 @@ def _links_home(h1: lxml.html.HtmlElement, url: str | None) -> bool:
     href = "" if link is None else (link.get("href") or "").strip()
     if not href or href.startswith("#"):  # no link, or one to this page itself
         return False
-    target = urlsplit(urljoin(url or "", href))
+    try:
+        target = urlsplit(urljoin(url or "", href))
+    except ValueError:  # a link no URL parser reads ("http://host[:port%5D/"): not home
+        return False
     page = target.path.rsplit("/", 1)[-1].split(".")[0]
     return ((not url or target.netloc == urlsplit(url).netloc) and not target.query
             and not target.fragment and target.path.count("/") <= 1

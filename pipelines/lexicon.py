@@ -309,6 +309,9 @@ COMMENT_NOTICE = re.compile(
 ALTERNATING_CLASS_WORDS = frozenset({"odd", "even", "alt", "first", "last", "alternate", "byuser",
                           "bypostauthor", "clearfix", "highlighted", "parent"})
 
+# Code in an article's body: no evidence of its prose's language (article.metadata)
+CODE_TAGS = ("pre", "code", "kbd", "samp", "tt", "math", "var")
+
 # Stopwords (pipelines.language)
 
 STOPWORDS = {

@@ -3,13 +3,14 @@
 Declared metadata (JSON-LD, <meta>, microdata: structured) is trusted first; the page is
 read only for what is missing: the <h1>/<title> pair (titles), byline and 来源 lines
 (byline), date lines and <time> elements (dates.publish), all from the blocks near the
-headline (blocks). Language comes from the markup, or else from the script of the text.
+headline (blocks). Language is the prose's (its script, else its stopwords; code left out), the
+markup's declaration only where the text does not tell.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -17,6 +18,7 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from pipelines.article.blocks import page_blocks
+from pipelines.article.body import render
 from pipelines.article.body.density import NodeStats
 from pipelines.article.dates.clock import Clock, day_first
 from pipelines.article.dates.cn_fields import has_cn_labels
@@ -27,7 +29,8 @@ from pipelines.article.markup import Markup, read_markup
 from pipelines.article.metadata.byline import page_byline, page_declared_author, pick_author
 from pipelines.article.metadata.structured import declared
 from pipelines.article.metadata.titles import pick_title, title_parts
-from pipelines.language import detect_language
+from pipelines.language import detect_language, prose_language
+from pipelines.lexicon import CODE_TAGS
 from pipelines.page_text import clean
 
 
@@ -48,17 +51,20 @@ def extract_metadata(
     tree: lxml.html.HtmlElement, body: lxml.html.HtmlElement, url: str | None,
     now: datetime, content_text: str = "", removed: Collection = (), markup: Markup | None = None,
     counted: Mapping[lxml.html.HtmlElement, NodeStats] | None = None,
-    zone: ZoneInfo | None = None,
+    zone: ZoneInfo | None = None, prose: str | None = None,
 ) -> Metadata:
     """Declared values first, the page (outside `removed` blocks) for whatever is missing;
     `markup` is the route's shared table of `body` (read here when not given), `counted`
     its density counters where the route has them (see page_blocks), `zone` the zone the
-    crawl was told the site's times are in (else the page's domain or language decide)."""
+    crawl was told the site's times are in (else the page's domain or language decide),
+    `prose` the body text without its code (prose_text; `content_text` when not given)."""
     found = declared(tree)
     markup = markup or read_markup(body)
     title = pick_title(tree, found, url, markup, content_text)
     cn_labels = has_cn_labels(markup.text())
-    language = ((found.language or "").split("-")[0].split("_")[0].lower()
+    stated = (found.language or "").split("-")[0].split("_")[0].lower() or None
+    language = (prose_language(content_text if prose is None else prose, stated)
+                or prose_language(title or "", stated) or stated
                 or detect_language(content_text))
     zone = page_zone(url, language, zone)
     clock = Clock(local_now(now, zone), day_first(found.language or language))
@@ -84,6 +90,17 @@ def extract_metadata(
         language=language,
         zone=zone,
     )
+
+
+def prose_text(content: Iterable[lxml.html.HtmlElement], drop: Collection[lxml.html.HtmlElement],
+               text: str) -> str:
+    """The body's text without its code (<pre>, <code>, formulas): `text`, the body's whole
+    text, where it holds none. A post's code is no evidence of its language."""
+    content = list(content)
+    roots = [root for root in content if root.tag not in CODE_TAGS
+             and next(root.iterancestors(*CODE_TAGS), None) is None]
+    code = {element for root in roots for element in root.iter(*CODE_TAGS)}
+    return render.to_text(roots, {*drop, *code}) if code or len(roots) < len(content) else text
 
 
 def _nfc(text: str | None) -> str | None:

@@ -148,3 +148,38 @@ def test_byline_date_and_breadcrumb_lines_inside_the_body_are_left_out() -> None
     for line in ("当前位置", "来源：示例日报"):
         assert line not in art.content_text and line not in art.content_html
     assert "您怎么看下半年" in art.content_text and "第5段" in art.content_text
+
+
+# A Chinese post whose theme says lang="en" and whose code outweighs its prose: the language
+# is the prose's (issue: Chinese blogs stored as English).
+_CODE = "\n".join(f"server {{ listen 80; location /admin/{i} {{ allow 10.0.0.{i}; deny all;"
+                  f" proxy_pass http://backend_{i}; }} }}" for i in range(40))
+CHINESE_POST_WITH_CODE = f"""<html lang="en"><head><title>nginx 访问控制手记 - 某博客</title>
+</head><body><article><h1>nginx 访问控制手记</h1>
+<p>工作中有一次用到利用nginx的配置来让只有公司ip的访问才能打开指定的后台url，于是有了下面的记录。</p>
+<pre><code>{_CODE}</code></pre>
+<p>在nginx中if很弱，基本上不能写太复杂的条件或者是嵌套，所以用了<code>allow</code>和<code>deny</code>。</p>
+</article></body></html>"""
+
+
+def test_a_chinese_post_with_code_and_lang_en_is_chinese() -> None:
+    art = extract_article(_doc(CHINESE_POST_WITH_CODE, "https://blog.example.com/2010/nginx/"))
+    assert "proxy_pass" in art.content_text  # the code stays in the body
+    assert art.language == "zh"
+
+
+def test_an_english_post_on_a_page_declared_chinese_is_english() -> None:
+    post = ("<html lang='zh-CN'><head><title>Notes on nginx</title></head><body><article>"
+            "<h1>Notes on nginx</h1>" + "<p>This is how the access rules of the server were "
+            "written, and why the order of the rules matters to the admin pages.</p>" * 3
+            + "</article></body></html>")
+    assert extract_article(_doc(post, "https://blog.example.com/2010/nginx/")).language == "en"
+
+
+def test_the_title_then_the_declaration_tell_a_post_without_prose() -> None:
+    video = ("<html lang='{lang}'><head><title>{title}</title></head><body><article>"
+             "<h1>{title}</h1><p><embed src='/v.swf'></p></article></body></html>")
+    url = "https://blog.example.com/2008/video/"
+    chinese = video.format(lang="en", title="一部非常好的视频")
+    assert extract_article(_doc(chinese, url)).language == "zh"
+    assert extract_article(_doc(video.format(lang="de", title="Video"), url)).language == "de"

@@ -82,7 +82,7 @@ META_DATE_KEY = re.compile(r"(?:^|[^a-z])(?:date|modified|updated)(?:[^a-z]|$)|^
 
 # Words that lead into "by": "Posted by", "Erstellt von".
 BY_LEADS = (r"written|posted|published|erstellt|geschrieben|verfasst|veröffentlicht|publié|"
-             r"publicado|escrito")
+             r"publicado|escrito|started|submitted")
 # "By", "Von", "Erstellt von", "View all posts by", optionally a role ("FOCUS-Online-Experte").
 BY_PREFIX = re.compile(
     r"^\s*(?:about the author|über (?:den autor|die autorin))\s*[-–:]?\s*|"
@@ -110,6 +110,8 @@ WEEKDAY = re.compile(
 GLUED_WEEKDAY = re.compile(r"(?<=[a-zäöüß])(?=(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|"
                             r"(?:Mon|Diens|Donners|Frei|Sams|Sonn)tag\b|Mittwoch\b)")
 # … or a next label ("Text: A Fotos: B", "Author: A, Datum: …").
+# A count after a name, the author's posts on an author link: "Jo Hinchliffe (77)".
+NAME_COUNT = re.compile(r"\s*[(\[（]\s*\d[\d,.]*\s*[)\]）]$")
 NAME_END = re.compile(
     r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
     r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
@@ -117,7 +119,8 @@ NAME_END = re.compile(
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
     # a follow button beside an account
     r"\s*\+?(?:" + either("已?关注|订阅") + r")$|\s+\+?follow$|"
-    rf"\s+(?:{'|'.join(SAID_WORDS)})\.*$", re.I)  # a comment header: "Ann says:"
+    rf"\s+(?:{'|'.join(SAID_WORDS)})\.*$|"  # a comment header: "Ann says:"
+    + NAME_COUNT.pattern, re.I)
 # A link to an author's page names the author ("/author/jane-doe/", "/autoren/Clara-Loew").
 AUTHOR_HREF = re.compile(r"/(?:authors?|autor(?:en|in|innen)?)/[^/?#]", re.I)
 # What may stand between the names of a list of author links.
@@ -141,6 +144,11 @@ BYLINE_WORDS_AFTER_SPACE = by_first_letter(
 BYLINE_WORD = re.compile(
     rf"[\s\-–—](?:(?i:(?:{BYLINE_WORDS_AFTER_SPACE})(?=[\s:：]|$)"
     r"|about|über)|(?:By|Von)(?=[A-ZÄÖÜ]))")
+# Lower-case words that stand inside names ("Ludwig van Beethoven", "Ursula von der Leyen"):
+# any other lower-case word makes a "By …" line prose ("By default, this option is …").
+NAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du",
+                            "le", "la", "dos", "das", "bin", "ibn", "al", "el", "ten", "ter",
+                            "zu", "y", "e", "and", "und", "et"})
 NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
 CREDIT_CLASS = re.compile(r"licen[cs]e|credit|copyright|caption|bildnachweis", re.I)
 NAME_CLASS = re.compile(r"\bfn\b|vcard|name", re.I)

@@ -21,8 +21,10 @@ from pipelines.page_text import clean, fold, hint_test, host_keys, is_inside, na
 from pipelines.params import TITLES, TitleParams
 
 # Separators between a headline and the site name in <title> and og:title.
+# An underscore parts "标题_新浪网", not an identifier's words ("DCL_FORM_GETCONTROLS").
 _TITLE_SPLIT = re.compile(
-    r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*"
+    r"\s+[-|–—·•:»]\s+|\s*[|｜]\s*|\s+_\s*|\s*_\s+|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"
+    r"|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*"
     r"|\s*-\s*(?=[\u3000-\u9fff])")  # a bare hyphen beside a Chinese word: "增长10.8%-本地"
 _CRUMB_ARROWS = ("»", "›")  # breadcrumb separators: the deeper level follows them
 _ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")

@@ -183,3 +183,50 @@ def test_the_title_then_the_declaration_tell_a_post_without_prose() -> None:
     chinese = video.format(lang="en", title="一部非常好的视频")
     assert extract_article(_doc(chinese, url)).language == "zh"
     assert extract_article(_doc(video.format(lang="de", title="Video"), url)).language == "de"
+
+
+# Bylines: a name never carries a count, and a sentence that opens with "By" is no byline.
+_SETTINGS = "".join(f"<p>Paragraph {i} of the post explains how the settings of the tool work"
+                    " and why they matter to its users.</p>" for i in range(5))
+
+
+def _post_author(byline: str) -> str | None:
+    html = ("<html><head><title>Settings explained</title></head><body><header><a href='/'>"
+            f"Home</a></header><article><h1>Settings explained</h1>{byline}{_SETTINGS}"
+            "<p>By default, this option is disabled.</p></article></body></html>")
+    return extract_article(_doc(html, "https://news.example.com/2020/03/settings/")).author
+
+
+def test_a_by_line_names_the_author() -> None:
+    assert _post_author("<p class='post-meta'>By Jane Doe</p>") == "Jane Doe"
+    assert _post_author("<p><time>Mar 3, 2020</time> • By Jane Doe</p>") == "Jane Doe"
+
+
+def test_a_name_with_its_post_count_is_the_name() -> None:
+    meta = ("<div class='metadata'><span class='meta'><time datetime='2023-06-11T00:00:00Z'>"
+            "June 11, 2023</time></span><span class='meta authors'><a href='/authors/jane-doe/'>"
+            "Jane Doe (169)</a></span><span class='meta categories'><a href='/categories/news/'>"
+            "News (158)</a></span></div>")
+    assert _post_author(meta) == "Jane Doe"
+
+
+def test_a_sentence_opening_with_by_is_no_byline() -> None:
+    assert _post_author("") is None
+
+
+def test_a_thread_names_its_starter() -> None:
+    started = ("<p class='meta'>Started by jane_doe · 2009-11-06 11:44 UTC · 1 replies · forum"
+               " topic #1002</p>")
+    assert _post_author(started) == "jane_doe"
+
+
+
+def test_a_source_named_in_passing_in_a_sentence_is_no_byline() -> None:
+    html = ("<html><head><title>提升性能的几个小技巧</title></head><body><article>"
+            "<h1>提升性能的几个小技巧</h1><p>默认状态下会打开全部的检查类型(作者：不卡才怪？)，"
+            "我们可以根据自己的需要进行调整。</p>"
+            + "<p>打开设置，关闭检查项，索引会快很多。</p>" * 4 + "</article></body></html>")
+    url = "https://blog.example.cn/2021/05/01/tips/"
+    assert extract_article(_doc(html, url)).author is None
+    byline = html.replace("</h1>", "</h1><p>作者：张三</p>")
+    assert extract_article(_doc(byline, url)).author == "张三"

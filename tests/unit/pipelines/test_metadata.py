@@ -709,3 +709,13 @@ def test_the_logo_names_the_site_in_the_title_and_an_empty_link_is_no_logo() -> 
     headline = """<html><head><title>Chipset vulnerable to attack | Electronista</title></head>
     <body><h1><a href="">Chipset vulnerable to attack</a></h1><p>Text.</p></body></html>"""
     assert _meta(headline).title == "Chipset vulnerable to attack"
+
+
+
+def test_an_identifier_in_a_title_is_not_parted_at_its_underscores() -> None:
+    html = ("<html><head><title>Question DCL_FORM_GETCONTROLS · Example Forums Archive</title>"
+            "</head><body><h1>Question DCL_FORM_GETCONTROLS</h1><p>How do I get them?</p>"
+            "</body></html>")
+    assert _meta(html, "https://forum.example.org/topics/1009.html").title == (
+        "Question DCL_FORM_GETCONTROLS")
+    assert strip_site_name("经济运行总体平稳_新浪新闻") == "经济运行总体平稳"

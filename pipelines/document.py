@@ -24,12 +24,9 @@ from pipelines.params import DECODING, DecodingParams
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-]+)""", re.I)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([a-zA-Z0-9_\-]+)", re.I)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
-# </body> and </html> end tags, and what may follow the real ones: whitespace, comments and
-# more such end tags (bytes and str: the parser reads either).
+# </body> and </html> end tags (bytes and str: the parser reads either).
 _END_TAGS = {bytes: re.compile(rb"</(?:body|html)\s*>", re.I),
              str: re.compile(r"</(?:body|html)\s*>", re.I)}
-_TRAILER = {bytes: re.compile(rb"(?:\s|<!--.*?-->|</(?:body|html)\s*>)*", re.I | re.S),
-            str: re.compile(r"(?:\s|<!--.*?-->|</(?:body|html)\s*>)*", re.I | re.S)}
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF16_LE, "utf-16-le"),
@@ -239,9 +236,32 @@ def _without_early_end_tags(markup: str | bytes) -> str | bytes:
     element. The usual page, whose end tags only close it, is returned as it is."""
     end_tags = _END_TAGS[type(markup)]
     first = end_tags.search(markup)
-    if first is None or _TRAILER[type(markup)].fullmatch(markup, first.end()):
+    if first is None or _only_closes(markup, first.end(), end_tags):
         return markup
     return end_tags.sub(markup[:0], markup)
+
+
+def _only_closes(markup: str | bytes, at: int, end_tags: re.Pattern) -> bool:
+    """Whether nothing but whitespace, comments and more end tags follows `at`. Read piece by
+    piece: a pattern that repeats a comment's lazy match backtracked exponentially over a
+    page's trailing comments."""
+    open_, close = ("<!--", "-->") if isinstance(markup, str) else (b"<!--", b"-->")
+    while True:
+        rest = markup[at:]
+        stripped = rest.lstrip()
+        at += len(rest) - len(stripped)
+        if not stripped:
+            return True
+        if stripped.startswith(open_):
+            end = markup.find(close, at + 4)
+            if end < 0:
+                return True  # an unclosed comment runs to the end: no content
+            at = end + 3
+            continue
+        tag = end_tags.match(markup, at)
+        if tag is None:
+            return False
+        at = tag.end()
 
 
 def parse_html(markup: str | bytes) -> lxml.html.HtmlElement:

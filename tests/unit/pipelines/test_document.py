@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import time
 
 import pytest
 
@@ -182,3 +183,14 @@ def test_a_page_with_a_malformed_link_is_processed_whatever_its_route(forced: st
     if result.listing is not None:
         urls = [record.url for record in result.listing.records]
         assert "http://example.org/post/8" in urls and result.listing.next_page is None
+
+
+def test_many_comments_after_the_end_tags_parse_at_once() -> None:
+    # A lazy comment pattern repeated over trailing comments backtracked exponentially when
+    # content followed them (one page took a minute).
+    trailer = "".join(f"<!-- tracker {i} -->\n" for i in range(40))
+    page = f"<html><body><p>Text.</p></body></html>\n{trailer}<p>After.</p>".encode()
+    started = time.perf_counter()
+    doc = load_document(page)
+    assert time.perf_counter() - started < 1.0
+    assert [p.text for p in doc.body.iter("p")] == ["Text.", "After."]

@@ -64,12 +64,16 @@ def _stopword_counts(text: str) -> Counter:
 # one to a few characters), words of the other alphabets, and, for the Latin script, its
 # stopwords: the words every Latin sentence is made of and that terms, names, identifiers
 # and lists of titles in a Chinese text lack.
+# CJK punctuation and full-width forms ("「SPOJ375」", "，") count with the Han characters:
+# only CJK text writes them.
 _CJK = (("ja", re.compile(r"[\u3040-\u30ff]")), ("ko", re.compile(r"[\uac00-\ud7af]")),
-        ("zh", re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf]")))
+        ("zh", re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf\u3000-\u303f\uff00-\uffef]")))
 _ALPHABETIC = (("ru", re.compile(r"[\u0400-\u04ff]{2,}")),
                ("ar", re.compile(r"[\u0600-\u06ff]{2,}")))
 # The languages a script tells by itself; any other declared language is written in Latin.
 SCRIPT_LANGUAGES = frozenset(code for code, _ in (*_CJK, *_ALPHABETIC))
+_ANY_PROSE_SCRIPT = re.compile(
+    "[" + "".join(p.pattern[1:p.pattern.index("]")] for _, p in (*_CJK, *_ALPHABETIC)) + "]")
 
 
 def prose_language(text: str, declared: str | None = None,
@@ -83,7 +87,10 @@ def prose_language(text: str, declared: str | None = None,
     Polish from code), else in the language of the most stopwords.
     """
     sample = text[:params.sample_chars]
-    units = {code: len(pattern.findall(sample)) for code, pattern in (*_CJK, *_ALPHABETIC)}
+    latin_declared = bool(declared) and declared not in SCRIPT_LANGUAGES
+    # most pages hold no character of those scripts: one search spares counting each
+    units = ({code: len(pattern.findall(sample)) for code, pattern in (*_CJK, *_ALPHABETIC)}
+             if _ANY_PROSE_SCRIPT.search(sample) else dict.fromkeys(SCRIPT_LANGUAGES, 0))
     words = _stopword_counts(sample.lower())
     latin = sum(words.values())
     cjk = units["ja"] + units["ko"] + units["zh"]
@@ -96,7 +103,7 @@ def prose_language(text: str, declared: str | None = None,
         return other
     if latin <= max(cjk, units[other]):
         return None
-    if declared and declared not in SCRIPT_LANGUAGES:
+    if latin_declared:
         return declared
     votes = {code: sum(words[w] for w in stop) for code, stop in STOPWORDS.items()}
     best = max(votes, key=votes.get)

@@ -113,7 +113,8 @@ GLUED_WEEKDAY = re.compile(r"(?<=[a-zäöüß])(?=(?:Mon|Tues|Wednes|Thurs|Fri|S
 # A count after a name, the author's posts on an author link: "Jo Hinchliffe (77)".
 NAME_COUNT = re.compile(r"\s*[(\[（]\s*\d[\d,.]*\s*[)\]）]$")
 NAME_END = re.compile(
-    r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
+    r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado|published|posted|veröffentlicht|"
+    r"erschienen)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
     r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
     r"\s*[|,\-–—·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
@@ -132,6 +133,11 @@ DATE_LEAD_WORDS = frozenset({"posted", "published", "veröffentlicht", "erschien
 # What may stand around a date besides the date itself: "Posted on …, 13:30 Uhr" (no name).
 ONLY_DATE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(sorted(DATE_LEAD_WORDS))
                         + r"|uhr|um|am|at|on|le|el)\b[\W\d_]*)*", re.I)
+# What may stand beside a relative time that is the page's own ("发布于 3小时前", "Posted
+# today"): a date's lead-in, nothing of a sentence (article.dates.publish).
+ONLY_RELATIVE_DATE = re.compile(
+    ONLY_DATE.pattern + r"|[\W_]*(?:" + either("发布|发表|更新|编辑|时间") + r")*[于：:]?[\W_]*",
+    re.I)
 # A "by" standing alone, its name in the next element.
 LONE_BY = re.compile(rf"(?:(?:{BY_LEADS})\s+)?(?:by|von|par|por)\s*[:：]?", re.I)
 # A word that one of those byline patterns needs, as they need it: after the start (the " "

@@ -182,6 +182,8 @@ def test_the_title_then_the_declaration_tell_a_post_without_prose() -> None:
     url = "https://blog.example.com/2008/video/"
     chinese = video.format(lang="en", title="一部非常好的视频")
     assert extract_article(_doc(chinese, url)).language == "zh"
+    bracketed = video.format(lang="en", title="「SPOJ375」QTREE1-LCT")
+    assert extract_article(_doc(bracketed, url)).language == "zh"
     assert extract_article(_doc(video.format(lang="de", title="Video"), url)).language == "de"
 
 
@@ -219,6 +221,46 @@ def test_a_thread_names_its_starter() -> None:
                " topic #1002</p>")
     assert _post_author(started) == "jane_doe"
 
+
+# Dates: Chinese and numeric forms glued to their time, and relative words only as the
+# article's own time (an archived page must not be dated the day it was fetched).
+_MINSHENG = "".join(f"<p>第{i}段：记者从有关部门获悉，本市今年以来加大投入，各项工作稳步推进，"
+                    "群众反映良好。</p>" for i in range(6))
+
+
+def _dated(top: str, dateline: str, bottom: str = "") -> tuple:
+    html = ("<html><head><title>本市加大投入推进民生工程 - 示例新闻网</title></head><body>"
+            f"<div class='header'><div class='logo'>示例新闻网</div>{top}</div><div class='main'>"
+            f"<h1>本市加大投入推进民生工程</h1>{dateline}<div class='content'>{_MINSHENG}</div>"
+            f"{bottom}</div></body></html>")
+    art = extract_article(_doc(html, "https://news.example.cn/a/12345.html"))
+    return art.published_at, art.published_raw
+
+
+def test_a_chinese_date_glued_to_its_time_and_a_single_digit_month_are_read() -> None:
+    shanghai = ZoneInfo("Asia/Shanghai")
+    glued = _dated("", "<div class='info'>2003年11月12日16:36&nbsp;&nbsp;来源：示例日报</div>")
+    assert glued == (datetime(2003, 11, 12, 16, 36, tzinfo=shanghai), "2003年11月12日16:36")
+    single = _dated("", "<div class='info'>2003-5-29 09:07 来源：示例日报</div>")
+    assert single == (datetime(2003, 5, 29, 9, 7, tzinfo=shanghai), "2003-5-29 09:07")
+
+
+def test_navigation_saying_today_beside_an_old_date_leaves_the_old_date() -> None:
+    assert _dated("<span class='date'>今天</span>", "", "<p>2003-5-29 09:07</p>")[1] == (
+        "2003-5-29 09:07")
+    assert _dated("<p class='date'>今天是星期三</p>", "<p>责任编辑：王五</p>")[0] is None
+
+
+def test_a_teaser_list_after_the_text_dates_nothing() -> None:
+    teasers = "".join(f"<p class='item'><span class='time'>今天 0{i}:30</span></p>"
+                      for i in range(3))
+    assert _dated("", "<div class='info'>来源：示例日报</div>",
+                  f"<div class='hot'><p>相关</p>{teasers}</div>") == (None, None)
+
+
+def test_a_relative_time_beside_the_headline_is_the_articles_own() -> None:
+    found = _dated("", "<div class='info'><span class='time'>3小时前</span> 来源：示例日报</div>")
+    assert found == (datetime(2023, 5, 10, 17, 0, tzinfo=ZoneInfo("Asia/Shanghai")), "3小时前")
 
 
 def test_a_source_named_in_passing_in_a_sentence_is_no_byline() -> None:

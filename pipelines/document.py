@@ -24,6 +24,9 @@ from pipelines.params import DECODING, DecodingParams
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-]+)""", re.I)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([a-zA-Z0-9_\-]+)", re.I)
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+# </body> and </html> end tags (bytes and str: the parser reads either).
+_END_TAGS = {bytes: re.compile(rb"</(?:body|html)\s*>", re.I),
+             str: re.compile(r"</(?:body|html)\s*>", re.I)}
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF16_LE, "utf-16-le"),
@@ -65,7 +68,7 @@ class Document:
         """The URL relative links resolve against: <base href> if present, else the page URL."""
         base = self.tree.find("head/base[@href]")
         href = base.get("href") if base is not None else None
-        return urljoin(self.url or "", href) if href else self.url
+        return (join_url(self.url or "", href) if href else None) or self.url
 
     @cached_property
     def links(self) -> list[str]:
@@ -84,7 +87,7 @@ class Document:
                       and href.partition("//")[2][:1] not in ("", "/")) or (
                 href.startswith("/") and not href.startswith("//"))
             url = _resolve(origin if shared else base, href)
-            if url.startswith(("http://", "https://")) and url not in seen:
+            if url and url.startswith(("http://", "https://")) and url not in seen:
                 seen.add(url)
                 found.append(url)
         return found
@@ -99,9 +102,22 @@ def _origin(base: str) -> str:
 
 
 @lru_cache(maxsize=65536)
-def _resolve(base: str, href: str) -> str:
-    """The absolute link without its fragment (urljoin and urldefrag are dear per link)."""
-    return urldefrag(urljoin(base, href))[0]
+def _resolve(base: str, href: str) -> str | None:
+    """The absolute link without its fragment (urljoin and urldefrag are dear per link);
+    None for a link no URL parser reads ("http://host[:port%5D/x": a bracket opened for an
+    IPv6 host and never closed), which a browser also leaves dead: one such link must not
+    cost the page."""
+    joined = join_url(base, href)
+    return urldefrag(joined)[0] if joined else None
+
+
+def join_url(base: str, href: str) -> str | None:
+    """urljoin, or None for a link no URL parser reads ("http://host[:port%5D/x"): callers
+    skip that one link, never the page."""
+    try:
+        return urljoin(base, href)
+    except ValueError:
+        return None
 
 
 def element_children(element: lxml.html.HtmlElement) -> list[lxml.html.HtmlElement]:
@@ -213,12 +229,49 @@ _PARSER = _parser()
 _UTF8_PARSER = _parser("utf-8")
 
 
+def _without_early_end_tags(markup: str | bytes) -> str | bytes:
+    """The markup without its </body> and </html> end tags when content follows them: a
+    browser reads on into the one body (a theme that closes </html> before its <body>, a
+    second <body>), where libxml2 drops all that follows </html> or opens a second <body>
+    element. The usual page, whose end tags only close it, is returned as it is."""
+    end_tags = _END_TAGS[type(markup)]
+    first = end_tags.search(markup)
+    if first is None or _only_closes(markup, first.end(), end_tags):
+        return markup
+    return end_tags.sub(markup[:0], markup)
+
+
+def _only_closes(markup: str | bytes, at: int, end_tags: re.Pattern) -> bool:
+    """Whether nothing but whitespace, comments and more end tags follows `at`. Read piece by
+    piece: a pattern that repeats a comment's lazy match backtracked exponentially over a
+    page's trailing comments."""
+    open_, close = ("<!--", "-->") if isinstance(markup, str) else (b"<!--", b"-->")
+    while True:
+        rest = markup[at:]
+        stripped = rest.lstrip()
+        at += len(rest) - len(stripped)
+        if not stripped:
+            return True
+        if stripped.startswith(open_):
+            end = markup.find(close, at + 4)
+            if end < 0:
+                return True  # an unclosed comment runs to the end: no content
+            at = end + 3
+            continue
+        tag = end_tags.match(markup, at)
+        if tag is None:
+            return False
+        at = tag.end()
+
+
 def parse_html(markup: str | bytes) -> lxml.html.HtmlElement:
-    """Parse decoded HTML (or valid UTF-8 bytes) into a tree; broken or empty markup yields
-    a (possibly empty) tree."""
+    """Parse decoded HTML (or valid UTF-8 bytes) into a tree as a browser reads it: content
+    after </body> or </html> and a second <body> are in the one body, markup before <html>
+    too; broken or empty markup yields a (possibly empty) tree."""
     parser = _UTF8_PARSER
     if isinstance(markup, str):  # lxml refuses a str that declares an encoding
         markup, parser = _XML_DECL.sub("", markup, count=1), _PARSER
+    markup = _without_early_end_tags(markup)
     try:
         root = lxml.html.document_fromstring(markup, parser=parser) if markup.strip() else None
     except (etree.ParserError, ValueError):

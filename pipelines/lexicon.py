@@ -88,7 +88,7 @@ META_DATE_KEY = re.compile(r"(?:^|[^a-z])(?:date|modified|updated)(?:[^a-z]|$)|^
 
 # Words that lead into "by": "Posted by", "Erstellt von".
 BY_LEADS = (r"written|posted|published|erstellt|geschrieben|verfasst|veröffentlicht|publié|"
-             r"publicado|escrito")
+             r"publicado|escrito|started|submitted")
 # "By", "Von", "Erstellt von", "View all posts by", optionally a role ("FOCUS-Online-Experte").
 BY_PREFIX = re.compile(
     r"^\s*(?:about the author|über (?:den autor|die autorin))\s*[-–:]?\s*|"
@@ -116,14 +116,18 @@ WEEKDAY = re.compile(
 GLUED_WEEKDAY = re.compile(r"(?<=[a-zäöüß])(?=(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|"
                             r"(?:Mon|Diens|Donners|Frei|Sams|Sonn)tag\b|Mittwoch\b)")
 # … or a next label ("Text: A Fotos: B", "Author: A, Datum: …").
+# A count after a name, the author's posts on an author link: "Jo Hinchliffe (77)".
+NAME_COUNT = re.compile(r"\s*[(\[（]\s*\d[\d,.]*\s*[)\]）]$")
 NAME_END = re.compile(
-    r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
+    r"\s+(?:stand|updated|aktualisiert|mis à jour|actualizado|published|posted|veröffentlicht|"
+    r"erschienen)\b.*$|\s+(?:am|on|le|el|il|um|at)$|"
     r"\s+(?:(?:posted|filed)\s+)?(?:in|to|under)\s+\S.*$|"  # "Henry in Aktuell": a category
     r"\s*[|,\-–—·:→»›]+\s*$|\s*/.*$|\s+\d.*$|[,|]?\s+[^\W\d_]+\s*:.*$|\s+" + WEEKDAY.pattern + "$|"
     r"\s+(?:\d+\s+|ein\s+|one\s+|no\s+|keine\s+)?(?:kommentare?|comments?)\b.*$|"
     # a follow button beside an account
     r"\s*\+?(?:" + either("已?关注|订阅") + r")$|\s+\+?follow$|"
-    rf"\s+(?:{'|'.join(SAID_WORDS)})\.*$", re.I)  # a comment header: "Ann says:"
+    rf"\s+(?:{'|'.join(SAID_WORDS)})\.*$|"  # a comment header: "Ann says:"
+    + NAME_COUNT.pattern, re.I)
 # A link to an author's page names the author ("/author/jane-doe/", "/autoren/Clara-Loew").
 AUTHOR_HREF = re.compile(r"/(?:authors?|autor(?:en|in|innen)?)/[^/?#]", re.I)
 # What may stand between the names of a list of author links.
@@ -135,6 +139,11 @@ DATE_LEAD_WORDS = frozenset({"posted", "published", "veröffentlicht", "erschien
 # What may stand around a date besides the date itself: "Posted on …, 13:30 Uhr" (no name).
 ONLY_DATE = re.compile(r"[\W\d_]*(?:(?:" + "|".join(sorted(DATE_LEAD_WORDS))
                         + r"|uhr|um|am|at|on|le|el)\b[\W\d_]*)*", re.I)
+# What may stand beside a relative time that is the page's own ("发布于 3小时前", "Posted
+# today"): a date's lead-in, nothing of a sentence (article.dates.publish).
+ONLY_RELATIVE_DATE = re.compile(
+    ONLY_DATE.pattern + r"|[\W_]*(?:" + either("发布|发表|更新|编辑|时间") + r")*[于：:]?[\W_]*",
+    re.I)
 # A "by" standing alone, its name in the next element.
 LONE_BY = re.compile(rf"(?:(?:{BY_LEADS})\s+)?(?:by|von|par|por)\s*[:：]?", re.I)
 # A word that one of those byline patterns needs, as they need it: after the start (the " "
@@ -147,6 +156,11 @@ BYLINE_WORDS_AFTER_SPACE = by_first_letter(
 BYLINE_WORD = re.compile(
     rf"[\s\-–—](?:(?i:(?:{BYLINE_WORDS_AFTER_SPACE})(?=[\s:：]|$)"
     r"|about|über)|(?:By|Von)(?=[A-ZÄÖÜ]))")
+# Lower-case words that stand inside names ("Ludwig van Beethoven", "Ursula von der Leyen"):
+# any other lower-case word makes a "By …" line prose ("By default, this option is …").
+NAME_PARTICLES = frozenset({"van", "von", "der", "den", "de", "del", "della", "di", "da", "du",
+                            "le", "la", "dos", "das", "bin", "ibn", "al", "el", "ten", "ter",
+                            "zu", "y", "e", "and", "und", "et"})
 NAME_LIST = re.compile(r"\s*(?:[,;&]|\b(?:und|and|y|et)\b)\s*", re.I)
 CREDIT_CLASS = re.compile(r"licen[cs]e|credit|copyright|caption|bildnachweis", re.I)
 NAME_CLASS = re.compile(r"\bfn\b|vcard|name", re.I)
@@ -321,6 +335,9 @@ COMMENT_NOTICE = re.compile(
 # author: a set and two string tests, not a regex with re.I and .*author.* per word.
 ALTERNATING_CLASS_WORDS = frozenset({"odd", "even", "alt", "first", "last", "alternate", "byuser",
                           "bypostauthor", "clearfix", "highlighted", "parent"})
+
+# Code in an article's body: no evidence of its prose's language (article.metadata)
+CODE_TAGS = ("pre", "code", "kbd", "samp", "tt", "math", "var")
 
 # Stopwords (pipelines.language)
 

@@ -30,7 +30,7 @@ from pipelines.article.dates.cn_fields import field_lines, has_cn_labels
 from pipelines.article.dates.publish import posted_date
 from pipelines.article.dates.zones import local_now, localise
 from pipelines.article.markup import Markup, read_markup
-from pipelines.article.metadata import extract_metadata
+from pipelines.article.metadata import extract_metadata, prose_text
 from pipelines.document import Document
 from pipelines.params import DENSITY, DensityParams
 from pipelines.results import ArticleData, CommentData
@@ -128,7 +128,7 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     read = _read_lines(found, removed, markup, opening)
     text = render.to_text(found.content, removed | read)
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
-                            found.stats, doc.zone)
+                            found.stats, doc.zone, prose_text(found.content, removed | read, text))
     removed |= read
     # a thread names its starter and time in the opening post, seldom in a byline line
     by_post = (posted_date(opening.raw if opening else None, doc.fetched_at, meta.zone)

@@ -6,11 +6,10 @@ annotate (tree_stats) → candidate sets (regions, via tree_match) → main set 
 
 from __future__ import annotations
 
-from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
 from pipelines.article.dates.zones import local_now, localise, page_zone
-from pipelines.document import Document
+from pipelines.document import Document, join_url
 from pipelines.language import detect_language
 from pipelines.params import RECORD_MINING, RecordMiningParams
 from pipelines.records.choose import choose_region
@@ -27,7 +26,7 @@ def _base_url(doc: Document) -> str | None:
     """The URL relative links resolve against: <base href> over the fetched URL."""
     base = doc.tree.find(".//base[@href]")
     if base is not None:
-        return urljoin(doc.url or "", base.get("href", "").strip())
+        return join_url(doc.url or "", base.get("href", "").strip()) or doc.url
     return doc.url
 
 

@@ -12,11 +12,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from urllib.parse import urljoin
 
 from lxml.html import HtmlElement
 
 from pipelines.article.dates.parse import find_date
+from pipelines.document import join_url
 from pipelines.hanzi import both
 from pipelines.lexicon import RECORD_DATE_CHARS, RECORD_DATE_WORDS, RECORD_FIELD_WORDS
 from pipelines.params import RECORD_MINING, RecordMiningParams
@@ -160,7 +160,7 @@ def build_record(
     """One RecordData from a record's leaves aligned to the template."""
     anchor = _title_anchor(row, leaves, roles)
     if anchor is not None:
-        title, url = _title(anchor), urljoin(base_url or "", anchor.get("href", "").strip())
+        title, url = _title(anchor), join_url(base_url or "", anchor.get("href", "").strip())
     else:
         title, url = (row[roles.title].text if roles.title in row else None), None
     found = _record_date(row, leaves, roles, title or "", now)

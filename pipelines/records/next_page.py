@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from lxml.html import HtmlElement
 
+from pipelines.document import join_url
 from pipelines.lexicon import (
     CURRENT_PAGE_CLASSES,
     NEXT_PAGE_CLASS,
@@ -44,9 +45,8 @@ def _usable(href: str | None, page_url: str | None) -> str | None:
     href = (href or "").strip()
     if not href or href.startswith(("javascript:", "#", "mailto:")):
         return None
-    try:
-        absolute = urljoin(page_url or "", href)
-    except ValueError:  # a malformed link, e.g. an unclosed IPv6 bracket
+    absolute = join_url(page_url or "", href)
+    if absolute is None:  # a link no URL parser reads
         return None
     if page_url and urldefrag(absolute)[0] == urldefrag(page_url)[0]:
         return None

@@ -63,8 +63,9 @@ def has_cn_labels(text: str) -> bool:
 
 
 
-def _is_field_line(text: str, params: CnFieldParams = CN_FIELDS) -> bool:
-    """Only labelled fields (and the dates beside them), or a breadcrumb."""
+def is_field_line(text: str, params: CnFieldParams = CN_FIELDS) -> bool:
+    """Only labelled fields (and the dates beside them), or a breadcrumb: not a sentence
+    that names its source in passing ("…检查类型(作者：某人)，我们可以…")."""
     if CN_BREADCRUMB.match(text):
         return True
     found = list(CN_FIELD.finditer(text))
@@ -90,6 +91,6 @@ def field_lines(content: Iterable[HtmlElement], chars: Mapping[HtmlElement, Any]
                     or found and any(a in found for a in element.iterancestors())):
                 continue
             text = " ".join(text_of(element).split())
-            if text and _is_field_line(text, params=params):
+            if text and is_field_line(text, params=params):
                 found.add(element)
     return found

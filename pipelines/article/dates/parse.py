@@ -255,6 +255,14 @@ def is_clock(text: str) -> bool:
     return bool(_CLOCK.fullmatch(text))
 
 
+def is_relative(raw: str) -> bool:
+    """Whether a date as found (find_date's raw string) is relative to the fetch time: "今天",
+    "昨天 10:30", "3小时前", "2 hours ago", "today", a bare "14:05". It tells a page's age only
+    where it stands as the page's own time."""
+    raw = raw.strip()
+    return bool(_CLOCK.fullmatch(raw) or _RELATIVE.fullmatch(raw) or _DAY_WORD.fullmatch(raw))
+
+
 def parse_date(text: str | None, now: datetime | None = None,
                params: DateParseParams = DATE_PARSE) -> datetime | None:
     """Normalise one date string; None when no date can be read from it."""

@@ -5,7 +5,7 @@ zone."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
@@ -14,10 +14,10 @@ import lxml.html
 from pipelines.article.blocks import Block, names_date
 from pipelines.article.dates.clock import Clock
 from pipelines.article.dates.cn_fields import cn_fields
-from pipelines.article.dates.parse import find_date, is_clock
+from pipelines.article.dates.parse import find_date, is_clock, is_relative
 from pipelines.article.dates.zones import local_now, localise
 from pipelines.article.markup import Markup
-from pipelines.lexicon import CN_DATE_LABELS, PUBLISHED_LABEL
+from pipelines.lexicon import CN_DATE_LABELS, ONLY_RELATIVE_DATE, PUBLISHED_LABEL
 from pipelines.page_text import text_of
 from pipelines.params import PUBLISH_DATE, PublishDateParams
 
@@ -40,23 +40,43 @@ def page_date(blocks: list[Block], url: str | None, clock: Clock, cn_labels: boo
               weak: tuple[datetime, str] | None = None, params: PublishDateParams = PUBLISH_DATE):
     """(datetime, raw) from <time>, labelled date lines and date-named elements: the headline's
     own lines below it first, then above it (page headers show today's date), then further
-    below (teaser lists show other articles' dates; not their bare times of day, which say
-    "today" of another article); then the `weak` declared date (a generic <meta name=date>,
-    a modification time), then the URL, then the first date shown in the few blocks after
-    the headline (an unnamed byline, a dateline opening the text), then in the few just
-    above it. A date shown without its year is completed by `weak` (_completed).
-    `cn_labels` as for page_byline."""
+    below (teaser lists show other articles' dates); then the `weak` declared date (a
+    generic <meta name=date>, a modification time), then the URL, then the first date shown
+    in the few blocks after the headline (an unnamed byline, a dateline opening the text),
+    then in the few just above it. A date shown without its year is completed by `weak`
+    (_completed). `cn_labels` as for page_byline.
+
+    A relative time ("今天", "3小时前", "today", a bare "14:05") counts only as the page's
+    own: in a date-named element between the headline and the text's first paragraph (a
+    teaser list after the text says "今天" of other articles), else as the last resort
+    (_own_relative). Navigation, widgets and teasers say "today" of other things, and an
+    archived page would be dated the day it was fetched."""
     opened = [b for b in blocks if not b.shut]
     below = [b for b in opened if 0 <= b.since_title <= params.near_title_blocks]
     above = [b for b in opened if b.since_title < 0]
-    far = (d for d in _marked_dates([b for b in opened if b.since_title > params.near_title_blocks],
-                                    clock, cn_labels, params=params) if not is_clock(d[1]))
-    found = (next(_marked_dates(below, clock, cn_labels, params=params), None)
-             or next(_marked_dates(above, clock, cn_labels, params=params), None) or next(far, None)
+    far = [b for b in opened if b.since_title > params.near_title_blocks]
+    opening = next((b.since_title for b in below if b.text is None and b.head), None)
+    lines = [b for b in below if opening is None or b.since_title < opening]
+    found = (next(_marked_dates(below, clock, cn_labels, set(lines), params), None)
+             or next(_marked_dates(above, clock, cn_labels, params=params), None)
+             or next(_marked_dates(far, clock, cn_labels, params=params), None)
              or weak or url_date(url, clock))
-    near = below + [b for b in reversed(above) if b.since_title >= -params.near_above_blocks]
-    shown = (_shown_date(b, clock, params=params) for b in near)
-    return _completed(found or next((date for date in shown if date), None), weak)
+    near_above = [b for b in reversed(above) if b.since_title >= -params.near_above_blocks]
+    shown = (_shown_date(b, clock, params=params) for b in below + near_above)
+    found = found or next((date for date in shown if date), None)
+    return _completed(found or _own_relative(lines + near_above, clock), weak)
+
+
+def _own_relative(near: list[Block], clock: Clock) -> tuple[datetime, str] | None:
+    """A relative time standing alone in a line next to the headline (`near`: its own lines
+    and the few just above it; a bare time of day only in a date-named element): not a word
+    in a sentence ("今天是星期三", "Today's top stories"), nor a link (a menu's "今天")."""
+    for block in near:
+        date = block.text and clock.find(block.text)
+        if (date and is_relative(date[1]) and _stands_alone(block, date)
+                and (not is_clock(block.text) or names_date(block.hint))):
+            return date
+    return None
 
 
 def _completed(found: tuple[datetime, str] | None,
@@ -74,33 +94,44 @@ def _completed(found: tuple[datetime, str] | None,
 
 
 def _shown_date(block: Block, clock: Clock, params: PublishDateParams = PUBLISH_DATE):
-    """A date in an unnamed block: anywhere in a short line (not a bare clock time), or
-    opening a longer one ("Pressemitteilung vom 25. Januar 2022 | Berlin – …")."""
+    """An absolute date in an unnamed block: anywhere in a short line, or opening a longer one
+    ("Pressemitteilung vom 25. Januar 2022 | Berlin – …")."""
     if block.text:
-        return None if is_clock(block.text) else clock.find(block.text)
+        found = clock.find(block.text)
+        return found if found and not is_relative(found[1]) else None
     found = block.head and clock.find(block.head)
-    return found if found and block.head.find(found[1]) < params.dateline_chars else None
+    usable = found and not is_relative(found[1])
+    return found if usable and block.head.find(found[1]) < params.dateline_chars else None
 
 
-def _marked_dates(blocks: list[Block], clock: Clock,
-                  cn_labels: bool,
+def _stands_alone(block: Block, found: tuple[datetime, str]) -> bool:
+    """Whether a date is all its block says but for a date's lead-in ("发布于 3小时前"), and
+    the block no link."""
+    text = block.text
+    return (block.element.tag != "a" and text is not None
+            and ONLY_RELATIVE_DATE.fullmatch(text.replace(found[1], "", 1)) is not None)
+
+
+def _marked_dates(blocks: list[Block], clock: Clock, cn_labels: bool,
+                  relative: Collection[Block] = (),
                   params: PublishDateParams = PUBLISH_DATE) -> Iterator[tuple[datetime, str]]:
     """The dates of <time> elements, then of labelled or date-named blocks, in that order
-    (read lazily: the first is mostly the one taken)."""
+    (read lazily: the first is mostly the one taken); relative ones only in the blocks of
+    `relative`."""
     for block in blocks:
         if block.element.tag == "time":
             found = clock.find(block.element.get("datetime") or block.text)
-            if found:
+            if found and (block in relative or not is_relative(found[1])):
                 yield found
     for block in blocks:
         labelled = cn_labels and any(label in CN_DATE_LABELS
                                      for label, _ in cn_fields(block.text))
         if labelled or names_date(block.hint):
             found = _block_date(block, clock)
-            if found:
+            if found and (block in relative or not is_relative(found[1])):
                 yield found
         found = _labelled_date(block.element, clock, params=params)
-        if found:
+        if found and (block in relative or not is_relative(found[1])):
             yield found
 
 
@@ -152,7 +183,7 @@ def title_date(parts: Iterable[str], clock: Clock):
     titles' parts."""
     for part in parts:
         date = clock.find(part)
-        if date and date[1] == part:
+        if date and date[1] == part and not is_relative(part):  # a title "Today": no date
             return date
     return None
 
@@ -181,13 +212,15 @@ def publish_date(declared: tuple[datetime, str] | None, weak: str | None, blocks
                  params: PublishDateParams = PUBLISH_DATE):
     """(datetime, raw) of the publication in the page's zone: the `declared` date, else the
     page's (page_date, with the `weak` declared date), a date that is a whole part of the
-    title, a day in the URL's month, the opening of the text."""
+    title, a day in the URL's month, the opening of the text (not a relative word there:
+    "announced today that …" is the prose's)."""
     # Never from removed blocks: a comment's or a sidebar item's date would mislead readers.
     generic = find_date(weak, clock.now) if weak and not declared else None
+    opening = clock.find(content_text[:params.text_date_chars])
     date = (declared or page_date(blocks, url, clock, cn_labels, generic, params=params)
             or title_date(title_parts, clock) or month_date(url, markup.text(), clock,
                                                             params=params)
-            or clock.find(content_text[:params.text_date_chars]))
+            or (opening if opening and not is_relative(opening[1]) else None))
     return local_day(date, url, zone, clock) if date else None
 
 

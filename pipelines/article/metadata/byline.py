@@ -12,7 +12,7 @@ from lxml import etree
 
 from pipelines.article.blocks import Block
 from pipelines.article.dates.clock import Clock
-from pipelines.article.dates.cn_fields import cn_fields
+from pipelines.article.dates.cn_fields import cn_fields, is_field_line
 from pipelines.article.markup import hint_words
 from pipelines.article.metadata.structured import Declared
 from pipelines.article.metadata.titles import is_site_name
@@ -34,8 +34,10 @@ from pipelines.lexicon import (
     LONE_BY,
     NAME_CLASS,
     NAME_CONJUNCTION,
+    NAME_COUNT,
     NAME_END,
     NAME_LIST,
+    NAME_PARTICLES,
     NOT_NAMES,
     ONLY_DATE,
     ORGANISATION,
@@ -76,14 +78,22 @@ def clean_name(text: str, clock: Clock, handles: bool = False) -> str | None:
     return text if usable and text.casefold() not in NOT_NAMES else None
 
 
-def _is_byline(block: Block, text: str, params: BylineParams = BYLINE) -> bool:
-    """Named as a byline (class/id, rel=author), or a short "By …" line that is not a link."""
+def _is_byline(block: Block, text: str, clock: Clock, params: BylineParams = BYLINE) -> bool:
+    """Named as a byline (class/id, rel=author), or a "By …" line that is not a link: short,
+    or a name and its date opening a longer meta line ("Started by jane_doe · 2009-11-06
+    11:44 UTC · 1 replies · topic #1002")."""
     if CN_FIELD.search(text):
         return False
     if block.marked:
         return True
-    return (bool(BY_PREFIX.match(text)) and len(text) <= params.max_by_line
-            and block.element.tag != "a")
+    if not BY_PREFIX.match(text) or block.element.tag == "a":
+        return False
+    if len(text) <= params.max_by_line:
+        return True
+    found = clock.find(text)
+    name = found and BY_PREFIX.sub("", text.partition(found[1])[0]).strip(" ·|,;-–—:")
+    return (bool(name) and not any(c in name for c in "|·•") and _names_only(name)
+            and len(name.split()) <= params.max_name_words)
 
 
 def _byline_name(block: Block, clock: Clock, params: BylineParams = BYLINE) -> str | None:
@@ -92,8 +102,9 @@ def _byline_name(block: Block, clock: Clock, params: BylineParams = BYLINE) -> s
     text = block.text
     if text is None:
         return _head_name(block, clock, params=params) if block.head else None
-    if _is_byline(block, text, params=params):
-        return clean_name(text, clock)
+    if _is_byline(block, text, clock, params=params):
+        name = clean_name(text, clock)
+        return name if block.marked or not name or _names_only(name) else None
     if _is_author_link(block.element, text):
         return clean_name(_author_links(block.element, params=params) or text, clock)
     labelled = LABELLED_AUTHOR.search(text)
@@ -105,6 +116,17 @@ def _byline_name(block: Block, clock: Clock, params: BylineParams = BYLINE) -> s
     if found and _dated_only(WEEKDAY.sub("", before.replace(found[1], ""))):
         return clean_name(after.group(1), clock)
     return None
+
+
+def _names_only(names: str) -> bool:
+    """Whether what a "By …" line names reads as names, not as a sentence that opens with
+    "By" ("By default, this option is disabled."): one word (a handle: "fred_tomke"), or
+    words that are capitalised but for the particles of names ("Ludwig van Beethoven")."""
+    for name in NAME_LIST.split(names.rstrip(".")):
+        words = name.split()
+        if len(words) > 1 and any(w[:1].islower() and w not in NAME_PARTICLES for w in words):
+            return False
+    return True
 
 
 def _dated_only(rest: str) -> bool:
@@ -148,8 +170,9 @@ def _marked_names(element: lxml.html.HtmlElement, value: str,
 
 
 def _is_author_link(element: lxml.html.HtmlElement, text: str) -> bool:
-    """A link to an author's page that shows a name (not "9 articles")."""
-    return _links_author(element) and not any(c.isdigit() for c in text)
+    """A link to an author's page that shows a name (not "9 articles"), maybe with the
+    author's post count after it ("Jo Hinchliffe (77)")."""
+    return _links_author(element) and not any(c.isdigit() for c in NAME_COUNT.sub("", text))
 
 
 def _links_author(element: lxml.html.HtmlElement) -> bool:
@@ -194,6 +217,8 @@ def page_byline(blocks: list[Block], clock: Clock, wanted: bool = True, cn_label
     opened = [b for b in blocks if not b.shut]
     for index, block in enumerate(opened):
         fields = cn_fields(block.text) if cn_labels else ()
+        if fields and ("：" in block.text or ":" in block.text) and not is_field_line(block.text):
+            fields = ()  # a field named in passing in a sentence: no byline
         for label, value in fields:
             if label in CN_AUTHOR_LABELS and not author:
                 author = value

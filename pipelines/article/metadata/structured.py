@@ -38,6 +38,9 @@ class Declared:
     weak_date: str | None = None  # a date not said to be the publication's (see META_OTHER_DATE)
     page_date: str | None = None  # a WebPage's JSON-LD date: the last resort of declared dates
     page_title: str | None = None  # the <title> text, read once for every title and date rule
+    # every publication date declared (JSON-LD's, then each <meta>'s, one vote each): where
+    # they disagree, the one most of them give is taken (pipelines.article.metadata)
+    dates: tuple[str, ...] = ()
 
 
 def _objects(value: object) -> Iterator[dict]:
@@ -185,6 +188,7 @@ def from_meta(tree: lxml.html.HtmlElement, metas: list[lxml.html.HtmlElement],
         title=title or _microdata(props, "headline"),
         author=author or _microdata(props, "author"),
         date=date,
+        dates=tuple(value for key in META_DATE if (value := values.get(key))),
         weak_date=_first(values, META_OTHER_DATE) or _first(
             values, tuple(key for key in values if META_DATE_KEY.search(key))),
         site_name=values.get("og:site_name") or values.get("application-name"),
@@ -227,4 +231,5 @@ def declared(tree: lxml.html.HtmlElement) -> Declared:
         site_name=second.site_name,
         language=second.language or first.language,
         page_title=title,
+        dates=tuple(d for d in (first.date, *second.dates) if d),
     )

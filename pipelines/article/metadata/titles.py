@@ -21,8 +21,10 @@ from pipelines.page_text import clean, fold, hint_test, host_keys, is_inside, na
 from pipelines.params import TITLES, TitleParams
 
 # Separators between a headline and the site name in <title> and og:title.
+# An underscore parts "标题_新浪网", not an identifier's words ("DCL_FORM_GETCONTROLS").
 _TITLE_SPLIT = re.compile(
-    r"\s+[-|–—·•:»]\s+|\s*[|｜_]\s*|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*"
+    r"\s+[-|–—·•:»]\s+|\s*[|｜]\s*|\s+_\s*|\s*_\s+|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])"
+    r"|\s+::\s+|\s*-{2,}\s*|(?<=[\u3000-\u9fff\uff01-\uff5e])\s*-\s*"
     r"|\s*-\s*(?=[\u3000-\u9fff])")  # a bare hyphen beside a Chinese word: "增长10.8%-本地"
 _CRUMB_ARROWS = ("»", "›")  # breadcrumb separators: the deeper level follows them
 _ENDS_WITH_SPLIT = re.compile(f"(?:{_TITLE_SPLIT.pattern})$")
@@ -329,7 +331,10 @@ def _links_home(h1: lxml.html.HtmlElement, url: str | None) -> bool:
     href = "" if link is None else (link.get("href") or "").strip()
     if not href or href.startswith("#"):  # no link, or one to this page itself
         return False
-    target = urlsplit(urljoin(url or "", href))
+    try:
+        target = urlsplit(urljoin(url or "", href))
+    except ValueError:  # a link no URL parser reads ("http://host[:port%5D/"): not home
+        return False
     page = target.path.rsplit("/", 1)[-1].split(".")[0]
     return ((not url or target.netloc == urlsplit(url).netloc) and not target.query
             and not target.fragment and target.path.count("/") <= 1

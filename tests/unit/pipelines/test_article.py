@@ -148,3 +148,127 @@ def test_byline_date_and_breadcrumb_lines_inside_the_body_are_left_out() -> None
     for line in ("当前位置", "来源：示例日报"):
         assert line not in art.content_text and line not in art.content_html
     assert "您怎么看下半年" in art.content_text and "第5段" in art.content_text
+
+
+# A Chinese post whose theme says lang="en" and whose code outweighs its prose: the language
+# is the prose's (issue: Chinese blogs stored as English).
+_CODE = "\n".join(f"server {{ listen 80; location /admin/{i} {{ allow 10.0.0.{i}; deny all;"
+                  f" proxy_pass http://backend_{i}; }} }}" for i in range(40))
+CHINESE_POST_WITH_CODE = f"""<html lang="en"><head><title>nginx 访问控制手记 - 某博客</title>
+</head><body><article><h1>nginx 访问控制手记</h1>
+<p>工作中有一次用到利用nginx的配置来让只有公司ip的访问才能打开指定的后台url，于是有了下面的记录。</p>
+<pre><code>{_CODE}</code></pre>
+<p>在nginx中if很弱，基本上不能写太复杂的条件或者是嵌套，所以用了<code>allow</code>和<code>deny</code>。</p>
+</article></body></html>"""
+
+
+def test_a_chinese_post_with_code_and_lang_en_is_chinese() -> None:
+    art = extract_article(_doc(CHINESE_POST_WITH_CODE, "https://blog.example.com/2010/nginx/"))
+    assert "proxy_pass" in art.content_text  # the code stays in the body
+    assert art.language == "zh"
+
+
+def test_an_english_post_on_a_page_declared_chinese_is_english() -> None:
+    post = ("<html lang='zh-CN'><head><title>Notes on nginx</title></head><body><article>"
+            "<h1>Notes on nginx</h1>" + "<p>This is how the access rules of the server were "
+            "written, and why the order of the rules matters to the admin pages.</p>" * 3
+            + "</article></body></html>")
+    assert extract_article(_doc(post, "https://blog.example.com/2010/nginx/")).language == "en"
+
+
+def test_the_title_then_the_declaration_tell_a_post_without_prose() -> None:
+    video = ("<html lang='{lang}'><head><title>{title}</title></head><body><article>"
+             "<h1>{title}</h1><p><embed src='/v.swf'></p></article></body></html>")
+    url = "https://blog.example.com/2008/video/"
+    chinese = video.format(lang="en", title="一部非常好的视频")
+    assert extract_article(_doc(chinese, url)).language == "zh"
+    bracketed = video.format(lang="en", title="「SPOJ375」QTREE1-LCT")
+    assert extract_article(_doc(bracketed, url)).language == "zh"
+    assert extract_article(_doc(video.format(lang="de", title="Video"), url)).language == "de"
+
+
+# Bylines: a name never carries a count, and a sentence that opens with "By" is no byline.
+_SETTINGS = "".join(f"<p>Paragraph {i} of the post explains how the settings of the tool work"
+                    " and why they matter to its users.</p>" for i in range(5))
+
+
+def _post_author(byline: str) -> str | None:
+    html = ("<html><head><title>Settings explained</title></head><body><header><a href='/'>"
+            f"Home</a></header><article><h1>Settings explained</h1>{byline}{_SETTINGS}"
+            "<p>By default, this option is disabled.</p></article></body></html>")
+    return extract_article(_doc(html, "https://news.example.com/2020/03/settings/")).author
+
+
+def test_a_by_line_names_the_author() -> None:
+    assert _post_author("<p class='post-meta'>By Jane Doe</p>") == "Jane Doe"
+    assert _post_author("<p><time>Mar 3, 2020</time> • By Jane Doe</p>") == "Jane Doe"
+
+
+def test_a_name_with_its_post_count_is_the_name() -> None:
+    meta = ("<div class='metadata'><span class='meta'><time datetime='2023-06-11T00:00:00Z'>"
+            "June 11, 2023</time></span><span class='meta authors'><a href='/authors/jane-doe/'>"
+            "Jane Doe (169)</a></span><span class='meta categories'><a href='/categories/news/'>"
+            "News (158)</a></span></div>")
+    assert _post_author(meta) == "Jane Doe"
+
+
+def test_a_sentence_opening_with_by_is_no_byline() -> None:
+    assert _post_author("") is None
+
+
+def test_a_thread_names_its_starter() -> None:
+    started = ("<p class='meta'>Started by jane_doe · 2009-11-06 11:44 UTC · 1 replies · forum"
+               " topic #1002</p>")
+    assert _post_author(started) == "jane_doe"
+
+
+# Dates: Chinese and numeric forms glued to their time, and relative words only as the
+# article's own time (an archived page must not be dated the day it was fetched).
+_MINSHENG = "".join(f"<p>第{i}段：记者从有关部门获悉，本市今年以来加大投入，各项工作稳步推进，"
+                    "群众反映良好。</p>" for i in range(6))
+
+
+def _dated(top: str, dateline: str, bottom: str = "") -> tuple:
+    html = ("<html><head><title>本市加大投入推进民生工程 - 示例新闻网</title></head><body>"
+            f"<div class='header'><div class='logo'>示例新闻网</div>{top}</div><div class='main'>"
+            f"<h1>本市加大投入推进民生工程</h1>{dateline}<div class='content'>{_MINSHENG}</div>"
+            f"{bottom}</div></body></html>")
+    art = extract_article(_doc(html, "https://news.example.cn/a/12345.html"))
+    return art.published_at, art.published_raw
+
+
+def test_a_chinese_date_glued_to_its_time_and_a_single_digit_month_are_read() -> None:
+    shanghai = ZoneInfo("Asia/Shanghai")
+    glued = _dated("", "<div class='info'>2003年11月12日16:36&nbsp;&nbsp;来源：示例日报</div>")
+    assert glued == (datetime(2003, 11, 12, 16, 36, tzinfo=shanghai), "2003年11月12日16:36")
+    single = _dated("", "<div class='info'>2003-5-29 09:07 来源：示例日报</div>")
+    assert single == (datetime(2003, 5, 29, 9, 7, tzinfo=shanghai), "2003-5-29 09:07")
+
+
+def test_navigation_saying_today_beside_an_old_date_leaves_the_old_date() -> None:
+    assert _dated("<span class='date'>今天</span>", "", "<p>2003-5-29 09:07</p>")[1] == (
+        "2003-5-29 09:07")
+    assert _dated("<p class='date'>今天是星期三</p>", "<p>责任编辑：王五</p>")[0] is None
+
+
+def test_a_teaser_list_after_the_text_dates_nothing() -> None:
+    teasers = "".join(f"<p class='item'><span class='time'>今天 0{i}:30</span></p>"
+                      for i in range(3))
+    assert _dated("", "<div class='info'>来源：示例日报</div>",
+                  f"<div class='hot'><p>相关</p>{teasers}</div>") == (None, None)
+
+
+def test_a_relative_time_beside_the_headline_is_the_articles_own() -> None:
+    found = _dated("", "<div class='info'><span class='time'>3小时前</span> 来源：示例日报</div>")
+    assert found == (datetime(2023, 5, 10, 17, 0, tzinfo=ZoneInfo("Asia/Shanghai")), "3小时前")
+
+
+def test_a_source_named_in_passing_in_a_sentence_is_no_byline() -> None:
+    html = ("<html><head><title>提升性能的几个小技巧</title></head><body><article>"
+            "<h1>提升性能的几个小技巧</h1><p>默认状态下会打开全部的检查类型(作者：不卡才怪？)，"
+            "我们可以根据自己的需要进行调整。</p>"
+            + "<p>打开设置，关闭检查项，索引会快很多。</p>" * 4 + "</article></body></html>")
+    url = "https://blog.example.cn/2021/05/01/tips/"
+    assert extract_article(_doc(html, url)).author is None
+    byline = html.replace("</h1>", "</h1><p>作者：张三</p>")
+    assert extract_article(_doc(byline, url)).author == "张三"

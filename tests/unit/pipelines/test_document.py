@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import codecs
+import time
 
 import pytest
 
 from pipelines.document import NotHtmlError, decode_html, load_document
+from pipelines.process import process_document
 
 CHINESE = ("<html><head><title>新闻</title></head>"
            "<body><p>今天天气很好，我们去公园散步。</p></body></html>")
@@ -133,3 +135,62 @@ def test_hidden_elements_go_with_their_tails_kept_once_per_element() -> None:
 def test_a_doubled_bom_is_not_page_text() -> None:
     body = codecs.BOM_UTF8 * 2 + "<html><body><p>中文</p></body></html>".encode()
     assert load_document(body).body.text_content() == "中文"
+
+
+# A page read as a browser reads it: a Hexo theme that closes </html> before its <body>, a
+# second <body>, stray markup before <html>; the text is all there.
+_POST = ("<h1>编程的乐趣</h1><p>第一段正文，讲述写代码的乐趣。</p>"
+         "<p>Second paragraph of the post.</p>")
+
+
+@pytest.mark.parametrize("page", [
+    f"<!DOCTYPE html><html lang='zh'><head><title>T</title></head></html><body>{_POST}</body>",
+    f"<html><head><title>T</title></head><body></body></html>\n<body>{_POST}</body>\n",
+    f"<html><head><title>T</title></head><body><h1>编程的乐趣</h1></body><body>{_POST}</body>",
+    f"<div>note</div>\n<!DOCTYPE html><html><head><title>T</title></head><body>{_POST}</body>"
+    "</html>",
+])
+@pytest.mark.parametrize("as_text", [False, True])
+def test_body_after_the_end_of_html_or_a_second_body_is_read(page: str, as_text: bool) -> None:
+    body = page.encode("utf-8")
+    doc = load_document(body.decode("utf-8").encode("gb18030") if as_text else body)
+    assert len(doc.tree.findall("body")) == 1
+    text = doc.body.text_content()
+    assert "第一段正文" in text and "Second paragraph of the post." in text
+
+
+def test_a_page_whose_end_tags_only_close_it_is_parsed_as_it_is() -> None:
+    doc = load_document(b"<html><body><p>One</p></body>\n<!-- cached -->\n</html>\n")
+    assert [p.text for p in doc.body.iter("p")] == ["One"]
+
+
+def test_a_malformed_link_is_skipped_not_the_page() -> None:
+    doc = load_document(b'<html><head><base href="http://[::1/"></head><body>'
+                        b'<a href="http://hostname[:port%5D/x">bad</a><a href="/ok">ok</a>'
+                        b'</body></html>', url="http://example.org/post/1")
+    assert doc.links == ["http://example.org/ok"]
+
+
+@pytest.mark.parametrize("forced", [None, "list", "news"])
+def test_a_page_with_a_malformed_link_is_processed_whatever_its_route(forced: str | None) -> None:
+    items = "".join(f'<li><a href="/post/{i}">Post number {i} of the list</a> <span>2020-01-0{i}'
+                    f"</span><p>Snippet text {i} of the post.</p></li>" for i in range(1, 9))
+    page = (f'<html><body><ul>{items}<li><a href="http://hostname[:port%5D/x">A post whose'
+            ' link is broken</a><span>2020-01-09</span><p>Snippet.</p></li></ul>'
+            '<a href="http://h[:1%5D/page/2">下一页</a></body></html>')
+    result = process_document(load_document(page.encode(), url="http://example.org/list/"),
+                              None, forced)
+    if result.listing is not None:
+        urls = [record.url for record in result.listing.records]
+        assert "http://example.org/post/8" in urls and result.listing.next_page is None
+
+
+def test_many_comments_after_the_end_tags_parse_at_once() -> None:
+    # A lazy comment pattern repeated over trailing comments backtracked exponentially when
+    # content followed them (one page took a minute).
+    trailer = "".join(f"<!-- tracker {i} -->\n" for i in range(40))
+    page = f"<html><body><p>Text.</p></body></html>\n{trailer}<p>After.</p>".encode()
+    started = time.perf_counter()
+    doc = load_document(page)
+    assert time.perf_counter() - started < 1.0
+    assert [p.text for p in doc.body.iter("p")] == ["Text.", "After."]

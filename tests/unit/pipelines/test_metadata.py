@@ -709,3 +709,39 @@ def test_the_logo_names_the_site_in_the_title_and_an_empty_link_is_no_logo() -> 
     headline = """<html><head><title>Chipset vulnerable to attack | Electronista</title></head>
     <body><h1><a href="">Chipset vulnerable to attack</a></h1><p>Text.</p></body></html>"""
     assert _meta(headline).title == "Chipset vulnerable to attack"
+
+
+def test_declared_times_that_disagree_are_settled_by_most_of_them() -> None:
+    # An SEO plugin's JSON-LD writes the UTC wall-clock time with the local offset; the
+    # page's Open Graph and microdata give the true instant, one on the page's own clock.
+    head = ('<script type="application/ld+json">{"@type": "Article", "headline": "可视化编程",'
+            ' "datePublished": "2014-02-21T16:27:10+08:00"}</script>'
+            '<meta property="article:published_time" content="2014-02-21T16:27:10+00:00">'
+            '<meta itemprop="datePublished" content="2014-02-22T00:27:10+08:00">')
+    html = ("<html lang='zh-CN'><head><title>可视化编程 | 酷壳</title>" + head + "</head><body>"
+            "<h1>可视化编程</h1><p>本文来自一篇介绍可视化编程工具的文章，我都转过来了。</p></body></html>")
+    meta = _meta(html, "https://blog.example.cn/articles/11094.html")
+    assert meta.published_raw == "2014-02-22T00:27:10+08:00"
+    assert meta.published_at == datetime(2014, 2, 21, 16, 27, 10, tzinfo=UTC)
+    two = html.replace('<meta itemprop="datePublished" content="2014-02-22T00:27:10+08:00">', "")
+    assert _meta(two).published_raw == "2014-02-21T16:27:10+08:00"  # no majority: JSON-LD's
+
+
+def test_two_declared_times_that_disagree_are_settled_by_the_one_the_page_shows() -> None:
+    head = ('<script type="application/ld+json">{"@type": "Article", "headline": "可视化编程",'
+            ' "datePublished": "2014-08-05T23:47:50+08:00"}</script>'
+            '<meta itemprop="datePublished" content="2014-08-06T07:47:50+08:00">')
+    html = ("<html lang='zh-CN'><head><title>可视化编程</title>" + head + "</head><body>"
+            "<h1>可视化编程</h1><h5 class='entry-date'><time datetime='2014-08-06T07:47:50+08:00'>"
+            "2014年08月06日</time></h5><p>本文来自一篇介绍可视化编程工具的文章。</p></body></html>")
+    meta = _meta(html, "https://blog.example.cn/articles/11847.html")
+    assert meta.published_raw == "2014-08-06T07:47:50+08:00"
+
+
+def test_an_identifier_in_a_title_is_not_parted_at_its_underscores() -> None:
+    html = ("<html><head><title>Question DCL_FORM_GETCONTROLS · Example Forums Archive</title>"
+            "</head><body><h1>Question DCL_FORM_GETCONTROLS</h1><p>How do I get them?</p>"
+            "</body></html>")
+    assert _meta(html, "https://forum.example.org/topics/1009.html").title == (
+        "Question DCL_FORM_GETCONTROLS")
+    assert strip_site_name("经济运行总体平稳_新浪新闻") == "经济运行总体平稳"

@@ -24,5 +24,8 @@ _NOT_XML = re.compile(
 
 def xml_safe(text: str) -> str:
     """The text without the characters (or references to them) XML forbids; the same
-    object when it has none."""
-    return _NOT_XML.sub("", text) if _NOT_XML.search(text) else text
+    object when it has none. Dropping one can join its neighbours into a new reference
+    (`&\x01#1;`): those are replaced by U+FFFD, which joins nothing."""
+    if not _NOT_XML.search(text):
+        return text
+    return _NOT_XML.sub("\ufffd", _NOT_XML.sub("", text))

@@ -128,7 +128,7 @@ class StructuredDataParams:
 
     # JSON-LD nested deeper is read loosely, field by field, never parsed: Python's parser
     # recurses once per level and failed the page near its recursion limit. Real pages nest
-    # far less (docs/RELIABILITY.md, "Bad bytes": the deepest of 1,123 blocks is 8).
+    # far less (docs/RELIABILITY.md, "Bad bytes").
     max_json_ld_depth: int = 32
 
 

@@ -1,7 +1,7 @@
-"""A bad byte never loses a page, crawled for real: a GBK site whose every article declares a
-codec that is no character set (in its <meta>, some in the HTTP header too), with characters
-XML forbids beside its scripts, deep JSON-LD and malformed links. Before, 10 of 12 such
-pages were lost to LookupError / UnicodeError."""
+"""A bad byte never loses a page, crawled for real: a GBK site whose home page and every
+article declare a codec that is no character set (in the <meta>, some in the HTTP header
+too), with characters XML forbids beside scripts, deep JSON-LD, and malformed links, list
+records and next page. Before, the home page's LookupError lost it and all it led to."""
 
 from __future__ import annotations
 
@@ -41,7 +41,9 @@ class GbkSite(ThreadingHTTPServer):
         self.pages: dict[str, tuple[str, bytes]] = {}
         items = "".join(f'<li><a href="/news/{n}.html">第{n}篇新闻</a> 2024-05-{n:02d}</li>'
                         for n in range(1, len(BAD_CODECS) + 1))
-        links = "".join(f'<a href="{link}">坏链接</a>' for link in BAD_LINKS)
+        items += "".join(f'<li><a href="{link}">坏链接的新闻</a> 2024-05-20</li>'
+                         for link in BAD_LINKS)  # records no URL parser reads
+        links = f'<a href="{BAD_LINKS[1]}list_2.html">下一页</a>'  # a next page likewise
         home = (f'<html><head><meta charset="hex"><title>新闻列表</title></head><body><ul>{items}'
                 f"</ul>{links}</body></html>")
         self.pages["/"] = ("text/html", home.encode("gbk"))

@@ -1,7 +1,8 @@
 """A bad byte never loses a page, crawled for real: a GBK site whose home page and every
 article declare a codec that is no character set (in the <meta>, some in the HTTP header
-too), with characters XML forbids beside scripts, deep JSON-LD, and malformed links, list
-records and next page. Before, the home page's LookupError lost it and all it led to."""
+too) and a meta refresh, with characters XML forbids beside scripts, deep JSON-LD, and
+malformed links, list records and next page. Before, the home page's LookupError lost it
+and all it led to."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def _prose(n: int) -> str:
 def _article(n: int, codec: str) -> str:
     nested = "[" * 1_000 + "1" + "]" * 1_000
     links = "".join(f'<a href="{link}">相关链接</a>' for link in BAD_LINKS)
-    return (f'<html><head><meta charset="{codec}"><title>第{n}篇新闻</title>'
+    return (f'<html><head><meta charset="{codec}"><meta http-equiv="refresh" content="600">'
+            f"<title>第{n}篇新闻</title>"
             '<script type="application/ld+json">{"@type": "NewsArticle", "headline": '
             f'"第{n}篇新闻", "x": {nested}}}</script></head><body>'
             f'<h1>第{n}篇新闻</h1><div class="content"><p>{_prose(n)}</p>\x01<script>var a=1;'

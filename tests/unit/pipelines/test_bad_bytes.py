@@ -8,11 +8,13 @@ import encodings
 import json
 import pkgutil
 import random
+import time
 from encodings.aliases import aliases
 
 import pytest
 
 from pipelines.document import load_document, normalise_encoding
+from pipelines.pagetype.rules import match_rule
 from pipelines.process import process_document
 from pipelines.xml_text import xml_safe
 
@@ -126,3 +128,16 @@ def test_a_page_whose_own_url_no_parser_reads_is_processed(url: str, route: str 
     assert doc.url is None
     result = process_document(doc, doc, forced_type=route)
     assert result.article is not None or result.listing is not None
+
+
+def test_a_url_of_long_hyphenated_segments_is_typed_at_once() -> None:
+    """The date-archive rule backtracked for seconds on such a real press-release URL (a
+    worker stalled per page); archives are still read as lists."""
+    slow = ("https://www.example.de/nachrichten-und-service/presse/pressemitteilungen/artikel/"
+            "detail/ein-kuenstler-gestaltet-die-titelseite-fuer-die-deutschen-zeitungen/")
+    started = time.perf_counter()
+    assert match_rule(slow) is None
+    assert time.perf_counter() - started < 0.5
+    assert match_rule("https://blog.example.org/archives/2013/05/") == ("list",
+                                                                      "rule:date_archive")
+    assert match_rule("https://blog.example.org/2013/03/11/2012/") is None

@@ -74,7 +74,8 @@ class PageReader:
         return dropped
 
     def decode(self, item: CrawledPage) -> str | None:
-        """Decode and parse once, in the page's source's time zone where one is set."""
+        """Decode and parse once, in the page's source's time zone where one is set; a page
+        that fails it is dropped with its reason (and a traceback: no page should)."""
         if not item.body.strip():
             self.count(item, "pages/skipped_empty")
             return f"{item.url}: empty body (HTTP {item.status})"
@@ -86,6 +87,10 @@ class PageReader:
         except NotHtmlError as error:
             self.count(item, "pages/skipped_binary")
             return f"{item.url}: {error}"
+        except Exception as error:  # noqa: BLE001 - a bug must cost one page, not the crawl
+            logger.exception("decoding failed for %s", item.url)
+            self.count(item, "errors/decode")
+            return f"{item.url}: not decoded ({type(error).__name__})"
         item.body = b""  # the tree holds the page now
         return None
 

@@ -16,7 +16,7 @@ from pipelines.article.dates.zones import zone_named
 from pipelines.document import Document, NotHtmlError, load_document
 from pipelines.process import PageResult, process_document
 from pipelines.results import PAGE_TYPES, comment_json, record_json
-from pipelines.subcommands import USAGE_ERROR
+from pipelines.subcommands import SOME_FAILED, USAGE_ERROR
 
 
 def result_json(result: PageResult) -> dict[str, Any]:
@@ -90,10 +90,14 @@ def _zone_argument(name: str) -> ZoneInfo:
         raise argparse.ArgumentTypeError(str(error)) from error
 
 
-def _batch_line(line: str) -> dict[str, Any]:
+def _batch_line(line: bytes) -> dict[str, Any]:
+    """One input line's output: the page's result, or `error` naming what failed (a line
+    that is not UTF-8 or not a JSON object, a page that cannot be read or processed)."""
     output: dict[str, Any] = {"id": None}
     try:
-        task = json.loads(line)
+        task = json.loads(line.decode("utf-8"))
+        if not isinstance(task, dict):
+            raise ValueError(f"a task is a JSON object, not {type(task).__name__}")
         output["id"] = task.get("id")
         sibling = task.get("sibling_path")
         zone = zone_named(task["timezone"]) if task.get("timezone") else None
@@ -105,18 +109,32 @@ def _batch_line(line: str) -> dict[str, Any]:
     return output
 
 
+def _print_json(output: dict[str, Any]) -> None:
+    """One output line, as UTF-8 text; JSON's ASCII escapes where a value holds what UTF-8
+    cannot carry (a lone surrogate spelled as a JSON escape in a task's id)."""
+    try:
+        print(json.dumps(output, ensure_ascii=False), flush=True)
+    except UnicodeEncodeError:
+        print(json.dumps(output), flush=True)
+
+
 def batch_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipelines batch")
+    parser = argparse.ArgumentParser(
+        prog="python -m pipelines batch",
+        epilog=f"Exit status {SOME_FAILED} when any line's output has an error.")
     parser.add_argument("input", type=Path,
                         help='JSONL: {"id", "path", "url"?, "sibling_path"?, "type"?, '
                              '"timezone"?} per line')
     args = parser.parse_args(argv)
     try:
-        lines = args.input.open(encoding="utf-8")
+        lines = args.input.open("rb")  # decoded line by line: one bad byte costs one line
     except OSError as error:
         return _input_error("batch", error)
+    failed = False
     with lines:
         for line in lines:
             if line.strip():
-                print(json.dumps(_batch_line(line), ensure_ascii=False), flush=True)
-    return 0
+                output = _batch_line(line)
+                failed = failed or output["error"] is not None
+                _print_json(output)
+    return SOME_FAILED if failed else 0

@@ -20,6 +20,7 @@ from lxml import etree
 
 from pipelines.clean import clean_tree
 from pipelines.params import DECODING, DecodingParams
+from pipelines.xml_text import xml_safe
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-]+)""", re.I)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([a-zA-Z0-9_\-]+)", re.I)
@@ -38,6 +39,12 @@ _SUPERSETS = {
     "cp936": "gb18030", "big5": "big5hkscs", "iso-8859-1": "cp1252", "latin-1": "cp1252",
     "ascii": "cp1252", "us-ascii": "cp1252", "shift_jis": "cp932", "euc-kr": "cp949",
 }
+# Python codecs that pass codec lookup's text-encoding check yet are no character set a page
+# is written in: host-name codecs, Python's escape syntaxes, the codec that always fails, and
+# UTF-7, which the HTML standard forbids (browsers ignore it: it hides markup from filters).
+# Declared, they are ignored like an unknown label.
+_NOT_PAGE_ENCODINGS = frozenset({"idna", "punycode", "undefined", "unicode-escape",
+                                 "raw-unicode-escape", "utf-7"})
 
 
 class NotHtmlError(ValueError):
@@ -111,6 +118,16 @@ def _resolve(base: str, href: str) -> str | None:
     return urldefrag(joined)[0] if joined else None
 
 
+def _parses(url: str) -> bool:
+    """Whether a URL parser reads the URL: a page whose own URL none reads (a bracket
+    opened for an IPv6 host and never closed) is read as a page of unknown address."""
+    try:
+        urlsplit(url)
+    except ValueError:
+        return False
+    return True
+
+
 def join_url(base: str, href: str) -> str | None:
     """urljoin, or None for a link no URL parser reads ("http://host[:port%5D/x"): callers
     skip that one link, never the page."""
@@ -126,15 +143,22 @@ def element_children(element: lxml.html.HtmlElement) -> list[lxml.html.HtmlEleme
 
 
 def normalise_encoding(label: str | None) -> str | None:
-    """Map a declared charset label to a Python codec, preferring supersets (GBK → GB18030)."""
+    """Map a declared charset label to a Python codec, preferring supersets (GBK → GB18030);
+    None for a label that names no character set (unknown, or a codec of bytes to bytes
+    such as hex, base64 or zip, or one of _NOT_PAGE_ENCODINGS): the page is decoded as if
+    it declared nothing."""
     if not label:
         return None
     label = label.strip().lower()
     label = _SUPERSETS.get(label, label)
     try:
-        return codecs.lookup(label).name
+        codec = codecs.lookup(label)
     except LookupError:
         return None
+    # _is_text_encoding is how str.encode and bytes.decode themselves refuse hex or zlib
+    if not getattr(codec, "_is_text_encoding", True) or codec.name in _NOT_PAGE_ENCODINGS:
+        return None
+    return codec.name
 
 
 def looks_binary(body: bytes, params: DecodingParams = DECODING) -> bool:
@@ -291,19 +315,21 @@ def load_document(
     zone: ZoneInfo | None = None,
     params: DecodingParams = DECODING,
 ) -> Document:
-    """Decode, parse and clean fetched bytes; raises NotHtmlError for binary bodies."""
+    """Decode, parse and clean fetched bytes; raises NotHtmlError for binary bodies. The
+    text (and so the tree) holds no character XML forbids (pipelines.xml_text)."""
     if looks_binary(body, params):
         raise NotHtmlError("body is binary, not HTML")
-    text, encoding = decode_html(body, content_type, params)
-    # libxml2 reads the bytes as fetched when they are the text: no byte was replaced and
-    # no BOM stripped (decode_html strips them all, libxml2 only one).
-    as_fetched = (encoding == "utf-8" and "\ufffd" not in text
+    decoded, encoding = decode_html(body, content_type, params)
+    text = xml_safe(decoded)
+    # libxml2 reads the bytes as fetched when they are the text: no byte was replaced, no
+    # BOM stripped (decode_html strips them all, libxml2 only one), no character dropped.
+    as_fetched = (encoding == "utf-8" and text is decoded and "\ufffd" not in text
                   and not body.startswith(codecs.BOM_UTF8))
     return Document(
         tree=clean_tree(parse_html(body if as_fetched else text)),
         text=text,
         encoding=encoding,
-        url=url,
+        url=url if url is None or _parses(url) else None,
         fetched_at=fetched_at or datetime.now(UTC),
         zone=zone,
     )

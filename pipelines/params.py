@@ -123,6 +123,16 @@ class PageBlockParams:
 
 
 @dataclass(frozen=True)
+class StructuredDataParams:
+    """Metadata declared for machines (article.metadata.structured)."""
+
+    # JSON-LD nested deeper is read loosely, field by field, never parsed: Python's parser
+    # recurses once per level and failed the page near its recursion limit. Real pages nest
+    # far less (docs/RELIABILITY.md, "Bad bytes").
+    max_json_ld_depth: int = 32
+
+
+@dataclass(frozen=True)
 class TitleParams:
     """The headline (article.metadata.titles)."""
 
@@ -223,6 +233,7 @@ class LanguageParams:
 
 BOILERPLATE = BoilerplateParams()
 PAGE_BLOCKS = PageBlockParams()
+STRUCTURED_DATA = StructuredDataParams()
 TITLES = TitleParams()
 BYLINE = BylineParams()
 PUBLISH_DATE = PublishDateParams()

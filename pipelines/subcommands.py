@@ -14,6 +14,7 @@ from collections.abc import Mapping
 # name → (module, function, one-line summary)
 Commands = Mapping[str, tuple[str, str, str]]
 USAGE_ERROR = 2
+SOME_FAILED = 1  # the command went through its input, and some items of it failed
 
 
 def listing(prog: str, commands: Commands) -> str:

@@ -7,6 +7,7 @@ from scrapy.settings import Settings
 
 from crawler import settings as defaults
 from crawler.bounds import Bounds
+from crawler.frontier import RequestedPages
 from crawler.sources import target_of
 from crawler.traps import repeats_too_often
 from models.crawl import Source
@@ -51,3 +52,11 @@ def test_a_limit_must_be_a_whole_number(value: object) -> None:
 def test_a_url_that_repeats_a_segment_or_query_pair_is_a_trap(url: str, trap: bool) -> None:
     assert repeats_too_often(url, 3) is trap
     assert repeats_too_often(url, 0) is False  # no limit
+
+
+def test_a_worker_counts_each_run_s_pages_apart() -> None:
+    """A cluster worker serves many runs: one run's pages never use up another's limit."""
+    requested = RequestedPages()
+    assert [requested.admit(1, f"https://a.cn/{n}", 2) for n in range(3)] == [True, True, False]
+    assert requested.admit(2, "https://a.cn/0", 2)  # another run, its own count
+    assert not requested.admit(2, "https://a.cn/0", 2)  # once per run

@@ -34,10 +34,9 @@ class DomainBoundedScheduler(Scheduler):
         spider = self.crawler.spider
         limit = spider.bounds_for(request.meta.get("source_id")).domain_queue
         if limit and self.queued[domain] >= limit:
-            spider.count(request.meta, "bounds/domain_queue")
-            spider.limits.reached("domain_queue", domain, "%s has %d requests queued "
-                                  "(DOMAIN_QUEUE_LIMIT): its new requests are dropped",
-                                  domain, limit)
+            spider.kept_out(request.meta, "domain_queue", domain, "%s has %d requests "
+                            "queued (DOMAIN_QUEUE_LIMIT): its new requests are dropped",
+                            domain, limit)
             return False
         if not super().enqueue_request(request):
             return False

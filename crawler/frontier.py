@@ -86,14 +86,6 @@ class _SourceMiddleware(BaseSpiderMiddleware):
     def bounds(self, request: Request) -> Bounds:
         return self.crawler.spider.bounds_for(request.meta.get("source_id"))
 
-    def drop(self, request: Request, limit: str, key: object, message: str,
-             *args: object) -> None:
-        """A request a limit stops: counted in its run's `bounds/<limit>`, logged once per
-        key."""
-        spider = self.crawler.spider
-        spider.count(request.meta, f"bounds/{limit}")
-        spider.limits.reached(limit, key, message, *args)
-
 
 class SourceDepthMiddleware(DepthMiddleware):
     """Scrapy's DepthMiddleware with the limit of the request's source instead of
@@ -121,10 +113,9 @@ class SourceDepthMiddleware(DepthMiddleware):
             return None
         chain_limit = spider.bounds_for(source_id).pagination_chain
         if pagination and chain_limit and chain > chain_limit:
-            spider.count(request.meta, "bounds/pagination_chain")
-            spider.limits.reached("pagination_chain", source_id,
-                                  "a list reached PAGINATION_CHAIN_LIMIT (%d pages in a row) "
-                                  "at %s", chain_limit, response.url)
+            spider.kept_out(request.meta, "pagination_chain", source_id, "a list reached "
+                            "PAGINATION_CHAIN_LIMIT (%d pages in a row) at %s", chain_limit,
+                            response.url)
             return None
         if self.verbose_stats:
             self.stats.inc_value(f"request_depth_count/{depth}")
@@ -157,8 +148,9 @@ class UrlTrapMiddleware(_SourceMiddleware):
                                                       self.bounds(request).url_repeats):
             return request
         host = urlsplit(request.url).netloc
-        self.drop(request, "url_trap", host, "a URL of %s repeats its path segments or "
-                  "query (URL_REPEAT_LIMIT): %s", host, request.url[:200])
+        self.crawler.spider.kept_out(request.meta, "url_trap", host, "a URL of %s repeats "
+                                     "its path segments or query (URL_REPEAT_LIMIT): %s",
+                                     host, request.url[:200])
         return None
 
 
@@ -222,8 +214,8 @@ class PageLimitMiddleware(_SourceMiddleware):
         if self.crawler.spider.requested.admit(run_id, request.url, limit):
             return request
         if not self.crawler.spider.requested.seen(run_id, request.url):
-            self.drop(request, "max_pages", run_id, "run %s reached its page limit (%d "
-                      "pages)", run_id, limit)
+            self.crawler.spider.kept_out(request.meta, "max_pages", run_id, "run %s reached "
+                                         "its page limit (%d pages)", run_id, limit)
         return None
 
 

@@ -131,17 +131,14 @@ class AckScheduler(Scheduler):
     def _over_limit(self, request: Request, entry: Entry, outcome: Outcome) -> None:
         """A new request the run's page limit or its domain's queue limit kept out: counted
         in its run, logged once per run or domain."""
-        spider = self.spider
         if outcome == Outcome.OVER_PAGE_LIMIT:
-            spider.count(request.meta, "bounds/max_pages")
-            spider.limits.reached("max_pages", entry.run_id, "run %s reached its page limit "
-                                  "(%d pages) across the cluster", entry.run_id,
-                                  entry.page_limit)
+            self.spider.kept_out(request.meta, "max_pages", entry.run_id, "run %s reached its "
+                                 "page limit (%d pages) across the cluster", entry.run_id,
+                                 entry.page_limit)
         else:
-            spider.count(request.meta, "bounds/domain_queue")
-            spider.limits.reached("domain_queue", entry.domain, "%s has %d requests in the "
-                                  "shared queue (DOMAIN_QUEUE_LIMIT): its new requests are "
-                                  "dropped", entry.domain, entry.domain_limit)
+            self.spider.kept_out(request.meta, "domain_queue", entry.domain, "%s has %d "
+                                 "requests in the shared queue (DOMAIN_QUEUE_LIMIT): its new "
+                                 "requests are dropped", entry.domain, entry.domain_limit)
 
     def _entry(self, request: Request) -> Entry:
         new_ticket = self.ledger.issue(request.meta)

@@ -263,6 +263,13 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         if self.ledger is not None and meta.get("run_id") is not None:
             self.ledger.count(meta["run_id"], name, value)
 
+    def kept_out(self, meta: dict[str, Any], limit: str, key: object, message: str,
+                 *args: object) -> None:
+        """A request one of the crawl's limits kept out (`crawler.bounds`): counted in its
+        run's `bounds/<limit>`, logged once per worker and key."""
+        self.count(meta, f"bounds/{limit}")
+        self.limits.reached(limit, key, message, *args)
+
     def request_done(self, meta: Mapping[str, Any]) -> None:
         """A request is finished (stored, skipped or failed); the last one ends its run."""
         self.requests_done([meta])

@@ -5,17 +5,23 @@ say which limit stopped them; a domain's queue holds no more than its limit."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from scrapy.utils.test import get_crawler
 from sqlalchemy.orm import Session
 
 from crawler import settings
+from crawler.items import CrawledPage
+from crawler.spiders.site import SiteSpider
 from models import Source
 from models.db import session_factory
-from tests.crawling import latest_run_stats, run_crawl, run_spider
+from tests.crawling import followed, latest_run_stats, run_crawl, run_spider
 from tests.trapsite import RECORDS_PER_PAGE, TrapServer
 
 CHAIN = settings.PAGINATION_CHAIN_LIMIT
@@ -98,6 +104,24 @@ def test_a_domain_s_queue_holds_its_limit_and_drops_the_rest(trap: TrapServer, p
     # what was queued was fetched, and at most two siblings for the articles' template
     assert links - dropped <= trap.hits["item"] <= links - dropped + 2
     assert done.stderr.count("(DOMAIN_QUEUE_LIMIT): its new requests are dropped") == 1
+
+
+def test_a_record_keeps_its_list_s_chain(pg_url: str) -> None:
+    """A list's last allowed page: its next page is kept out, its records are followed
+    with the page's count, so a record that is itself a list cannot start the chain anew."""
+    crawler = get_crawler(SiteSpider, settings_dict={"DATABASE_URL": pg_url})
+    spider = SiteSpider.from_crawler(crawler, start_urls="http://a.cn/")
+    page = CrawledPage(url="http://a.cn/?p=100", final_url="http://a.cn/?p=100", status=200,
+                       body=b"", content_type="text/html", fetched_at=datetime.now(UTC),
+                       depth=0, source_id=None, run_id=1)
+    requests = asyncio.run(followed(spider, page, ["http://a.cn/r.html"], "http://a.cn/?p=101",
+                                    [], pages_in_list=CHAIN))
+    assert [(r.url, r.meta["pagination_chain"]) for r in requests] == [
+        ("http://a.cn/r.html", CHAIN)]
+    assert crawler.stats.get_value("bounds/pagination_chain") == 1
+    record = replace(page, url="http://a.cn/r.html", final_url="http://a.cn/r.html", depth=1)
+    assert not asyncio.run(followed(spider, record, [], "http://a.cn/r.html?p=2", [],
+                                    pages_in_list=CHAIN))
 
 
 def add_source(session: Session, name: str, urls: list[str], **fields: object) -> Source:

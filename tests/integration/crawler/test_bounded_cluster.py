@@ -45,10 +45,12 @@ def test_pagination_is_bounded_at_depth_zero_on_the_cluster(
 
 def test_a_run_s_page_limit_holds_across_workers(pg_url: str, bounded_redis: str,
                                                  tmp_path: Path) -> None:
+    # neither worker takes all the work alone
+    slow = ["-s", "DOWNLOAD_DELAY=0.2", "-s", "CONCURRENT_REQUESTS=2"]
     with TrapServer() as trap:
-        second = worker(pg_url, bounded_redis, tmp_path, tmp_path / "b.log", idle=600)
+        second = worker(pg_url, bounded_redis, tmp_path, tmp_path / "b.log", *slow, idle=600)
         wait_for_log(tmp_path / "b.log", "Spider opened")
-        first = worker(pg_url, bounded_redis, tmp_path, tmp_path / "a.log",
+        first = worker(pg_url, bounded_redis, tmp_path, tmp_path / "a.log", *slow,
                        "-a", f"start_urls={trap.url}/", "-a", "max_pages=40", idle=6)
         wait_all(first)
         second.send_signal(signal.SIGTERM)

@@ -96,15 +96,33 @@ EXTENSIONS = {"crawler.patches.gc_freeze.FreezeStartupObjects": 0,
               "crawler.run_record.RunRecord": 0}
 GC_YOUNG_THRESHOLD = 10_000
 
-# The spider's follow-up requests, per source: depth, scope, known pages, page limit
+# The spider's follow-up requests, per source: depth and pagination chain, scope, URL
+# traps, known pages, page limit
 # (crawler/frontier.py); in a cluster a page's requests reach Redis in one batch. Scrapy's
 # URL-length middleware stays out: the crawl never refused a long URL.
 SPIDER_MIDDLEWARES = {"scrapy.spidermiddlewares.depth.DepthMiddleware": None,
                       "crawler.frontier.SourceDepthMiddleware": 900,
                       "crawler.frontier.SourceScopeMiddleware": 860,
+                      "crawler.frontier.UrlTrapMiddleware": 850,
                       "crawler.frontier.KnownPagesMiddleware": 840,
                       "crawler.frontier.PageLimitMiddleware": 820,
                       "crawler.frontier.EnqueueInBatchesMiddleware": 10}
+
+# Bounded work: every crawl ends by itself, whatever a site links to (crawler/bounds.py;
+# figures in docs/RELIABILITY.md, "Bounded crawls"). 0 turns a limit off. A source's
+# `settings` override the first three, its `max_pages` the last.
+# Pages of one list followed one after another (its next page, that page's next, …); a
+# list record or link keeps the count of the page it was found on.
+PAGINATION_CHAIN_LIMIT = 100
+# Requests queued per domain (the worker's scheduler, or the cluster's shared queue); beyond
+# it a domain's new requests are dropped (`bounds/domain_queue`), one log line per domain.
+DOMAIN_QUEUE_LIMIT = 10_000
+# A URL in which one path segment, or one query key=value pair, occurs more than this many
+# times (`/a/b/a/b/a/b/a/b/`) is a trap, not queued (`bounds/url_trap`).
+URL_REPEAT_LIMIT = 3
+# Pages requested per source and run when neither `-a max_pages` nor the source's
+# `max_pages` says (`bounds/max_pages`).
+MAX_PAGES_PER_RUN = 20_000
 
 # Item pipelines persist; the spider's callback has extracted the page (crawler/pages.py).
 ITEM_PIPELINES = {"crawler.persistence.PersistStage": 900}
@@ -126,6 +144,8 @@ if REDIS_URL:
     SCHEDULER_PERSIST = True
     SCHEDULER_QUEUE_CLASS = "crawler.cluster.queue.AckPriorityQueue"
     SCHEDULER_IDLE_BEFORE_CLOSE = 0
+else:  # Scrapy's scheduler, with DOMAIN_QUEUE_LIMIT
+    SCHEDULER = "crawler.bounded_scheduler.DomainBoundedScheduler"
 # Seconds a worker waits for work before it exits (0: wait for ever, until a signal).
 MAX_IDLE_TIME_BEFORE_CLOSE = int(os.environ.get("MAX_IDLE_TIME_BEFORE_CLOSE", "0"))
 CLUSTER_HEARTBEAT_SECONDS = 5.0

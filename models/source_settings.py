@@ -24,6 +24,9 @@ class SourceSettings:
     cookies: bool | None = None
     private_addresses: bool | None = None  # may reach loopback and private networks
     timezone: str | None = None  # the IANA zone the site writes its times in
+    pagination_chain_limit: int | None = None  # pages of one list followed in a row
+    domain_queue_limit: int | None = None  # requests queued per domain
+    url_repeat_limit: int | None = None  # repeats of a path segment or query pair in a URL
 
     @property
     def slot_settings(self) -> dict[str, float | int]:
@@ -52,6 +55,10 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
 
 
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _headers(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(k, str) and k and isinstance(v, str)
                                            for k, v in value.items())
@@ -73,6 +80,12 @@ KEYS: dict[str, _Key] = {key.name: key for key in (
          "true or false"),
     _Key("timezone", "timezone", lambda v: isinstance(v, str) and bool(v),
          'an IANA zone name, e.g. "Asia/Shanghai"'),
+    _Key("PAGINATION_CHAIN_LIMIT", "pagination_chain_limit", _count,
+         "pages of one list followed in a row, an integer >= 0 (0: no limit)"),
+    _Key("DOMAIN_QUEUE_LIMIT", "domain_queue_limit", _count,
+         "requests queued per domain, an integer >= 0 (0: no limit)"),
+    _Key("URL_REPEAT_LIMIT", "url_repeat_limit", _count,
+         "times a path segment or query pair may recur in a URL, an integer >= 0 (0: no limit)"),
 )}
 ACCEPTED = ", ".join(KEYS)
 

@@ -101,7 +101,8 @@ class RunLedger:
         with self.server.pipeline() as pipe:
             pipe.hgetall(stats_key)
             pipe.delete(stats_key, keys.pending(self.spider, run_id),
-                        keys.seen(self.spider, run_id), keys.done(self.spider, run_id))
+                        keys.seen(self.spider, run_id), keys.done(self.spider, run_id),
+                        keys.admitted(self.spider, run_id))
             raw, _ = pipe.execute()
         return {_text(k): int(v) for k, v in raw.items()}
 

@@ -24,8 +24,9 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
 from crawler import settings as defaults
+from crawler.bounded_scheduler import request_domain
 from crawler.cluster import keys
-from crawler.cluster.enqueue import Entry, Frontier
+from crawler.cluster.enqueue import Entry, Frontier, Outcome
 from crawler.cluster.ledger import RunLedger
 
 logger = logging.getLogger(__name__)
@@ -63,6 +64,7 @@ class AckScheduler(Scheduler):
         self.ledger = RunLedger(self.server, spider.name, self.worker)
         self.queue.inflight_key = keys.inflight(spider.name, self.worker)
         self.queue.pop_batch = self.pop_batch
+        self.queue.domains_key = keys.queued_by_domain(spider.name)
         self.frontier = Frontier(self.server, spider.name, self.queue.key)
         spider.ledger = self.ledger
         self._poll_shared_queue()
@@ -113,21 +115,38 @@ class AckScheduler(Scheduler):
 
     def _add(self, requests: list[Request]) -> list[bool]:
         entries = [self._entry(request) for request in requests]
-        queued = self.frontier.add(entries)
-        for request, entry, added in zip(requests, entries, queued, strict=True):
-            if not added:
+        outcomes = self.frontier.add(entries)
+        for request, entry, outcome in zip(requests, entries, outcomes, strict=True):
+            if outcome == Outcome.QUEUED:
+                if self.stats:
+                    self.stats.inc_value("scheduler/enqueued/redis")
+            elif outcome == Outcome.SEEN:
                 self.df.log(request, self.spider)
                 if not entry.new_ticket:  # a redirect or retry landing on a page already seen
                     self.spider.request_done(request.meta)
-            elif self.stats:
-                self.stats.inc_value("scheduler/enqueued/redis")
-        return queued
+            else:
+                self._over_limit(request, entry, outcome)
+        return [outcome == Outcome.QUEUED for outcome in outcomes]
+
+    def _over_limit(self, request: Request, entry: Entry, outcome: Outcome) -> None:
+        """A new request the run's page limit or its domain's queue limit kept out: counted
+        in its run, logged once per run or domain."""
+        if outcome == Outcome.OVER_PAGE_LIMIT:
+            self.spider.kept_out(request.meta, "max_pages", entry.run_id, "run %s reached its "
+                                 "page limit (%d pages) across the cluster", entry.run_id,
+                                 entry.page_limit)
+        else:
+            self.spider.kept_out(request.meta, "domain_queue", entry.domain, "%s has %d "
+                                 "requests in the shared queue (DOMAIN_QUEUE_LIMIT): its new "
+                                 "requests are dropped", entry.domain, entry.domain_limit)
 
     def _entry(self, request: Request) -> Entry:
         new_ticket = self.ledger.issue(request.meta)
         fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
+        bounds = self.spider.bounds_for(request.meta.get("source_id"))
         return Entry(request.meta.get("run_id", "adhoc"), fingerprint, -request.priority,
-                     self.queue._encode_request(request), new_ticket)
+                     self.queue._encode_request(request), new_ticket, request_domain(request),
+                     bounds.max_pages, bounds.domain_queue)
 
     def recover(self) -> int:
         """Requeue the in-flight requests of workers whose heartbeat has stopped."""

@@ -27,6 +27,7 @@ from scrapy_redis.spiders import RedisMixin
 from twisted.python.failure import Failure
 
 from crawler.arguments import SpiderArguments
+from crawler.bounds import Bounds, LimitLog
 from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import push_start_urls
 from crawler.frontier import PAGINATION, RequestedPages
@@ -64,6 +65,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self.arguments = SpiderArguments.parse(kwargs)  # ArgumentError names a wrong one
         super().__init__(**self.arguments.passed_by_tools)
         self._targets: dict[int | None, CrawlTarget] = {}
+        self._bounds: dict[int | None, Bounds] = {}
+        self.limits = LimitLog()
         self.requested = RequestedPages()
         self.run_id: int | None = None
         self.url_identity: UrlIdentity = DEFAULT_IDENTITY
@@ -110,10 +113,18 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             self._targets[source_id] = target_from_source(None, self.database_url, source_id)
         return self._targets[source_id]
 
+    def bounds_for(self, source_id: int | None) -> Bounds:
+        """The limits of the source a request belongs to (`crawler.bounds`)."""
+        if source_id not in self._bounds:
+            self._bounds[source_id] = Bounds.of(self.target_for(source_id),
+                                                self.crawler.settings)
+        return self._bounds[source_id]
+
     def use_target(self, target: CrawlTarget) -> None:
         """The crawl's plan as recorded (an ad-hoc cluster crawl gets a source id)."""
         self.target = target
         self._targets[target.source_id] = target
+        self._bounds.pop(target.source_id, None)
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         if self.target is not None:
@@ -155,10 +166,10 @@ class SiteSpider(RedisMixin, scrapy.Spider):
     def page_request(self, url: str, meta: dict[str, Any], priority: int,
                      refresh: bool = False) -> scrapy.Request | None:
         """A start request for the page's canonical URL, or None for a URL that has none or
-        once the source's max_pages were requested. Start URLs are spelled by users: one
+        once the source's page limit was reached. Start URLs are spelled by users: one
         identity for every request."""
         url = self.canonical(url)
-        limit = self.target_for(meta.get("source_id")).max_pages
+        limit = self.bounds_for(meta.get("source_id")).max_pages
         if url is None or not self.requested.admit(meta.get("run_id"), url, limit):
             return None
         return scrapy.Request(url, callback=self.parse, errback=self.on_error, priority=priority,
@@ -251,6 +262,13 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self.crawler.stats.inc_value(name, value)
         if self.ledger is not None and meta.get("run_id") is not None:
             self.ledger.count(meta["run_id"], name, value)
+
+    def kept_out(self, meta: dict[str, Any], limit: str, key: object, message: str,
+                 *args: object) -> None:
+        """A request one of the crawl's limits kept out (`crawler.bounds`): counted in its
+        run's `bounds/<limit>`, logged once per worker and key."""
+        self.count(meta, f"bounds/{limit}")
+        self.limits.reached(limit, key, message, *args)
 
     def request_done(self, meta: Mapping[str, Any]) -> None:
         """A request is finished (stored, skipped or failed); the last one ends its run."""

@@ -18,8 +18,9 @@ import lxml.html
 from charset_normalizer import from_bytes
 from lxml import etree
 
+from pipelines.bounds import ATTRIBUTES, LINKS, cap_attributes, cap_tree
 from pipelines.clean import clean_tree
-from pipelines.params import DECODING, DecodingParams
+from pipelines.params import DECODING, PAGE_BOUNDS, DecodingParams, PageBoundsParams
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-]+)""", re.I)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([a-zA-Z0-9_\-]+)", re.I)
@@ -56,6 +57,9 @@ class Document:
     # the zone the site writes its times in, when the crawl is told (a source's setting);
     # else the page's country domain or language decide (pipelines.article.dates.zones)
     zone: ZoneInfo | None = None
+    # the caps of pipelines.bounds that cut something of this page (its first part was read)
+    capped: set[str] = field(default_factory=set)
+    bounds: PageBoundsParams = PAGE_BOUNDS
 
     @property
     def body(self) -> lxml.html.HtmlElement:
@@ -72,7 +76,8 @@ class Document:
 
     @cached_property
     def links(self) -> list[str]:
-        """Absolute http(s) link targets of the page, in document order, without fragments."""
+        """Absolute http(s) link targets of the page, in document order, without fragments;
+        the first `bounds.max_links` of them."""
         found: list[str] = []
         seen: set[str] = set()
         base = self.base_url or ""
@@ -88,6 +93,9 @@ class Document:
                 href.startswith("/") and not href.startswith("//"))
             url = _resolve(origin if shared else base, href)
             if url and url.startswith(("http://", "https://")) and url not in seen:
+                if len(found) == self.bounds.max_links:
+                    self.capped.add(LINKS)
+                    break
                 seen.add(url)
                 found.append(url)
         return found
@@ -264,20 +272,27 @@ def _only_closes(markup: str | bytes, at: int, end_tags: re.Pattern) -> bool:
         at = tag.end()
 
 
-def parse_html(markup: str | bytes) -> lxml.html.HtmlElement:
+def parse_html(markup: str | bytes, bounds: PageBoundsParams = PAGE_BOUNDS,
+               capped: set[str] | None = None) -> lxml.html.HtmlElement:
     """Parse decoded HTML (or valid UTF-8 bytes) into a tree as a browser reads it: content
     after </body> or </html> and a second <body> are in the one body, markup before <html>
-    too; broken or empty markup yields a (possibly empty) tree."""
+    too; broken or empty markup yields a (possibly empty) tree. The tree is cut to the
+    bounds (pipelines.bounds); the caps that cut something are added to `capped`."""
+    capped = set() if capped is None else capped
     parser = _UTF8_PARSER
     if isinstance(markup, str):  # lxml refuses a str that declares an encoding
         markup, parser = _XML_DECL.sub("", markup, count=1), _PARSER
-    markup = _without_early_end_tags(markup)
+    uncut = _without_early_end_tags(markup)
+    markup = cap_attributes(uncut, bounds)
+    if markup is not uncut:
+        capped.add(ATTRIBUTES)
     try:
         root = lxml.html.document_fromstring(markup, parser=parser) if markup.strip() else None
     except (etree.ParserError, ValueError):
         root = None
     if root is None:
         root = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
+    capped |= cap_tree(root, bounds)
     if root.find("body") is None:
         root.append(lxml.html.Element("body"))
     return root
@@ -290,8 +305,10 @@ def load_document(
     fetched_at: datetime | None = None,
     zone: ZoneInfo | None = None,
     params: DecodingParams = DECODING,
+    bounds: PageBoundsParams = PAGE_BOUNDS,
 ) -> Document:
-    """Decode, parse and clean fetched bytes; raises NotHtmlError for binary bodies."""
+    """Decode, parse and clean fetched bytes, cut to the bounds (`Document.capped` names the
+    caps that cut something); raises NotHtmlError for binary bodies."""
     if looks_binary(body, params):
         raise NotHtmlError("body is binary, not HTML")
     text, encoding = decode_html(body, content_type, params)
@@ -299,11 +316,14 @@ def load_document(
     # no BOM stripped (decode_html strips them all, libxml2 only one).
     as_fetched = (encoding == "utf-8" and "\ufffd" not in text
                   and not body.startswith(codecs.BOM_UTF8))
+    capped: set[str] = set()
     return Document(
-        tree=clean_tree(parse_html(body if as_fetched else text)),
+        tree=clean_tree(parse_html(body if as_fetched else text, bounds, capped)),
         text=text,
         encoding=encoding,
         url=url,
         fetched_at=fetched_at or datetime.now(UTC),
         zone=zone,
+        capped=capped,
+        bounds=bounds,
     )

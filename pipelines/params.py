@@ -253,6 +253,26 @@ DECODING = DecodingParams()
 
 
 @dataclass(frozen=True)
+class PageBoundsParams:
+    """What one page may cost (pipelines.bounds): caps on what is considered of a huge or
+    hostile page, each far above what the largest real pages hold, so that a normal page is
+    read whole and a hostile one in bounded time and memory, its first items still read.
+    Evidence: docs/RELIABILITY.md, "Bounded pages"."""
+
+    # a start tag with more markup units than this (characters outside quotes, quoted
+    # values) is read attribute by attribute: libxml2's HTML parser is quadratic in them
+    long_tag_units: int = 4096
+    max_attributes: int = 1000  # attributes kept of one element (real pages: at most 70)
+    max_elements: int = 50_000  # elements kept, in document order (real pages: 9,847)
+    max_text_chars: int = 1_000_000  # characters kept of one text node (real: 52,219)
+    max_links: int = 10_000  # links a page offers to the crawl (real pages: 3,850)
+    max_records: int = 5_000  # records mined from one list
+
+
+PAGE_BOUNDS = PageBoundsParams()
+
+
+@dataclass(frozen=True)
 class SiblingParams:
     """Same-template sibling URLs (pipelines.siblings)."""
 

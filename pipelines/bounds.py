@@ -1,11 +1,12 @@
 """What of a huge or hostile page is read: caps that bound the work of every later stage.
 
 Each cap sits far above what real pages hold (params.PageBoundsParams), so a normal page is
-read whole, and a hostile one is cut to its first part, which still comes out. Two act
+read whole, and a hostile one is cut to its first part, which still comes out. They act
 before and right after parsing, where all later work is decided:
 
+- markup: only the first `max_markup_chars` bytes of a page are decoded and parsed;
 - attributes: libxml2's HTML parser checks each attribute of a start tag against all the
-  earlier ones (100,000 attributes on one element took 18 s), so a start tag with more than
+  earlier ones (quadratic: docs/RELIABILITY.md, "Bounded pages"), so a start tag with more than
   `max_attributes` is cut to its first ones before parsing;
 - elements and text: the tree keeps its first `max_elements` elements in document order,
   and no text node longer than `max_text_chars`.
@@ -22,10 +23,12 @@ import lxml.html
 
 from pipelines.params import PAGE_BOUNDS, PageBoundsParams
 
+MARKUP = "markup"
 ATTRIBUTES = "attributes"
 ELEMENTS = "elements"
 TEXT = "text"
 LINKS = "links"
+_IMPLIED_ELEMENTS = 4  # html, head, body and a paragraph, which the parser adds unasked
 RECORDS = "records"
 
 
@@ -55,6 +58,19 @@ def _patterns(kind: type, units: int) -> tuple[re.Pattern, ...]:
     if kind is bytes:
         return tuple(re.compile(p.encode("ascii")) for p in patterns)
     return tuple(re.compile(p) for p in patterns)
+
+
+def cap_markup(markup: AnyStr, params: PageBoundsParams = PAGE_BOUNDS) -> AnyStr:
+    """The first `max_markup_chars` of the markup (bytes, or characters of a str), cut before
+    a UTF-8 character's continuation bytes; the markup itself when it is shorter. Parsing is what
+    a huge page costs most in memory, before any other cap can act."""
+    if len(markup) <= params.max_markup_chars:
+        return markup
+    end = params.max_markup_chars
+    if isinstance(markup, bytes):
+        while end > 0 and 0x80 <= markup[end] < 0xC0:  # a UTF-8 continuation byte
+            end -= 1
+    return markup[:end]
 
 
 def cap_attributes(markup: AnyStr, params: PageBoundsParams = PAGE_BOUNDS) -> AnyStr:
@@ -94,14 +110,20 @@ def _raw_text_end(kind: type, name: str) -> re.Pattern | None:
     return re.compile(pattern.encode("ascii") if kind is bytes else pattern, re.I)
 
 
-def cap_tree(root: lxml.html.HtmlElement, params: PageBoundsParams = PAGE_BOUNDS) -> set[str]:
-    """Cut the tree, in place, to its first `max_elements` elements (in document order) and
-    every text node to `max_text_chars` characters; the caps that cut something."""
+def cap_tree(root: lxml.html.HtmlElement, markup: str | bytes,
+             params: PageBoundsParams = PAGE_BOUNDS) -> set[str]:
+    """Cut the tree parsed from `markup`, in place, to its first `max_elements` elements (in
+    document order) and every text node to `max_text_chars` characters; the caps that cut
+    something. The usual page is not walked: no text node is longer than the markup, and
+    the parser makes at most two elements per "<" (a tag, and one it implies) and the
+    document's own few."""
     hit: set[str] = set()
-    last = next(islice(root.iter(), params.max_elements - 1, None), None)
-    if last is not None and _cut_after(last):
-        hit.add(ELEMENTS)
-    if _cut_text(root, params.max_text_chars):
+    if 2 * markup.count(b"<" if isinstance(markup, bytes) else "<") + _IMPLIED_ELEMENTS \
+            > params.max_elements:
+        last = next(islice(root.iter(), params.max_elements - 1, None), None)
+        if last is not None and _cut_after(last):
+            hit.add(ELEMENTS)
+    if len(markup) > params.max_text_chars and _cut_text(root, params.max_text_chars):
         hit.add(TEXT)
     return hit
 

@@ -18,7 +18,7 @@ import lxml.html
 from charset_normalizer import from_bytes
 from lxml import etree
 
-from pipelines.bounds import ATTRIBUTES, LINKS, cap_attributes, cap_tree
+from pipelines.bounds import ATTRIBUTES, LINKS, MARKUP, cap_attributes, cap_markup, cap_tree
 from pipelines.clean import clean_tree
 from pipelines.params import DECODING, PAGE_BOUNDS, DecodingParams, PageBoundsParams
 
@@ -292,7 +292,7 @@ def parse_html(markup: str | bytes, bounds: PageBoundsParams = PAGE_BOUNDS,
         root = None
     if root is None:
         root = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
-    capped |= cap_tree(root, bounds)
+    capped |= cap_tree(root, markup, bounds)
     if root.find("body") is None:
         root.append(lxml.html.Element("body"))
     return root
@@ -311,12 +311,15 @@ def load_document(
     caps that cut something); raises NotHtmlError for binary bodies."""
     if looks_binary(body, params):
         raise NotHtmlError("body is binary, not HTML")
+    capped: set[str] = set()
+    uncut, body = body, cap_markup(body, bounds)
+    if body is not uncut:
+        capped.add(MARKUP)
     text, encoding = decode_html(body, content_type, params)
     # libxml2 reads the bytes as fetched when they are the text: no byte was replaced and
     # no BOM stripped (decode_html strips them all, libxml2 only one).
     as_fetched = (encoding == "utf-8" and "\ufffd" not in text
                   and not body.startswith(codecs.BOM_UTF8))
-    capped: set[str] = set()
     return Document(
         tree=clean_tree(parse_html(body if as_fetched else text, bounds, capped)),
         text=text,

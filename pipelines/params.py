@@ -259,6 +259,7 @@ class PageBoundsParams:
     read whole and a hostile one in bounded time and memory, its first items still read.
     Evidence: docs/RELIABILITY.md, "Bounded pages"."""
 
+    max_markup_chars: int = 10_000_000  # bytes (or characters) parsed (real pages: 2.8 MB)
     # a start tag with more markup units than this (characters outside quotes, quoted
     # values) is read attribute by attribute: libxml2's HTML parser is quadratic in them
     long_tag_units: int = 4096

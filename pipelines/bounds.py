@@ -28,7 +28,7 @@ ATTRIBUTES = "attributes"
 ELEMENTS = "elements"
 TEXT = "text"
 LINKS = "links"
-_IMPLIED_ELEMENTS = 4  # html, head, body and a paragraph, which the parser adds unasked
+_IMPLIED_ELEMENTS = ("html", "head", "body", "p")  # what the parser adds unasked
 RECORDS = "records"
 
 
@@ -118,8 +118,8 @@ def cap_tree(root: lxml.html.HtmlElement, markup: str | bytes,
     the parser makes at most two elements per "<" (a tag, and one it implies) and the
     document's own few."""
     hit: set[str] = set()
-    if 2 * markup.count(b"<" if isinstance(markup, bytes) else "<") + _IMPLIED_ELEMENTS \
-            > params.max_elements:
+    tags = markup.count(b"<" if isinstance(markup, bytes) else "<")
+    if 2 * tags + len(_IMPLIED_ELEMENTS) > params.max_elements:
         last = next(islice(root.iter(), params.max_elements - 1, None), None)
         if last is not None and _cut_after(last):
             hit.add(ELEMENTS)

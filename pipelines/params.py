@@ -268,6 +268,9 @@ class PageBoundsParams:
     max_text_chars: int = 1_000_000  # characters kept of one text node (real: 52,219)
     max_links: int = 10_000  # links a page offers to the crawl (real pages: 3,850)
     max_records: int = 5_000  # records mined from one list
+    # CPU seconds a page may take from its loading to the end of its extraction, for the
+    # `extract` and `batch` commands (the crawler's is PAGE_TIME_BUDGET_SECONDS)
+    time_budget_seconds: float = 3.0
 
 
 PAGE_BOUNDS = PageBoundsParams()

@@ -1,11 +1,13 @@
 """Time and memory of hostile pages through `python -m pipelines extract`, one process each.
 
     python -m bench.hostile_pages [--pages link_list big_table …] [--timeout 120] [--small]
+                                  [--code CHECKOUT]
 
 Each generated page (tests/hostile_pages.py, at the scale issue 24 measured, or the
 suite's smaller one with --small) is written to a temporary file and extracted in its own
 process with an article URL; prints its size, CPU seconds, peak RSS, page type and how much
-came out (body characters, records), and whether it ran out of its time budget.
+came out (body characters, records), and the stage where it ran out of its time budget.
+`--code` runs another checkout's pipeline (e.g. the main branch's, for the figures before).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="wall seconds before a run is killed")
     parser.add_argument("--small", action="store_true", help="the suite's smaller scales")
+    parser.add_argument("--code", type=Path, help="the checkout whose pipeline runs")
     args = parser.parse_args()
     print("| page | MB | CPU s | peak RSS MB | page type | body chars | records | out of time in |")
     print("|---|---|---|---|---|---|---|---|")
@@ -31,7 +34,7 @@ def main() -> None:
         generate, full, small = HOSTILE_PAGES[name]
         page = generate(small if args.small else full)
         with TemporaryDirectory() as folder:
-            run = extract_in_subprocess(page, Path(folder), args.timeout)
+            run = extract_in_subprocess(page, Path(folder), args.timeout, code=args.code)
         out = run.output or {}
         state = "killed" if run.returncode and run.returncode < 0 else (
             f"exit {run.returncode}" if run.returncode else "")

@@ -52,7 +52,8 @@ def process_file(path: Path, url: str | None, sibling: Path | None,
     deadline = Deadline.after(time_budget)
     doc = _load(path, url, zone)
     sibling_doc = _load(sibling, None, None) if sibling else None
-    return result_json(process_document(doc, sibling_doc, forced_type, deadline=deadline))
+    result = result_json(process_document(doc, sibling_doc, forced_type, deadline=deadline))
+    return {**result, "capped": sorted(doc.capped)}
 
 
 def _load(path: Path, url: str | None, zone: ZoneInfo | None) -> Document:

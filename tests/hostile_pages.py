@@ -103,17 +103,17 @@ class Extraction:
     stderr: str
 
 
-def extract_in_subprocess(page: bytes, folder: Path, timeout: float,
-                          url: str = ARTICLE_URL) -> Extraction:
-    """Run the page through `python -m pipelines extract` in a child process and read its
-    own rusage (os.wait4: this child's, not the sum of every child so far); killed after
-    `timeout` wall seconds."""
+def extract_in_subprocess(page: bytes, folder: Path, timeout: float, url: str = ARTICLE_URL,
+                          code: Path | None = None) -> Extraction:
+    """Run the page through `python -m pipelines extract` in a child process (in `code`, a
+    checkout, else the current directory) and read its own rusage (os.wait4: this child's,
+    not the sum of every child so far); killed after `timeout` wall seconds."""
     path = folder / "page.html"
     path.write_bytes(page)
     started = time.monotonic()
     with open(folder / "out.json", "wb") as out, open(folder / "err.txt", "wb") as err:
         child = subprocess.Popen([sys.executable, "-m", "pipelines", "extract", str(path),
-                                  "--url", url], stdout=out, stderr=err, cwd=Path.cwd())
+                                  "--url", url], stdout=out, stderr=err, cwd=code or Path.cwd())
         killer = threading.Timer(timeout, child.kill)
         killer.start()
         try:

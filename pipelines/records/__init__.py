@@ -49,7 +49,7 @@ def mine_records(doc: Document, params: RecordMiningParams = RECORD_MINING,
     base = _base_url(doc)
     stats = annotate(body)
     deadline.check("record tree")
-    region = choose_region(find_regions(body, stats, params), stats, params, body)
+    region = choose_region(find_regions(body, stats, params, deadline), stats, params, body)
     deadline.check("record regions")
     zone = _zone(doc)
     now = local_now(doc.fetched_at, zone)

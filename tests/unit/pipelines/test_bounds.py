@@ -92,17 +92,15 @@ def test_a_spent_budget_leaves_the_page_unclassified() -> None:
     assert result.article is None and result.listing is None
 
 
-class StagesDeadline(Deadline):
-    """A deadline that passes after `stages` checks: where it runs out is then chosen by
-    the test, not by the machine's speed."""
+class PassesAt(Deadline):
+    """A deadline that passes at a stage the test names, not when the machine's speed says."""
 
-    def __init__(self, stages: int) -> None:
+    def __init__(self, stage: str) -> None:
         super().__init__(None)
-        object.__setattr__(self, "left", stages)
+        object.__setattr__(self, "stage", stage)
 
     def check(self, stage: str) -> None:
-        object.__setattr__(self, "left", self.left - 1)
-        if self.left < 0:
+        if stage == self.stage:
             raise OutOfTimeError(stage)
 
 
@@ -114,10 +112,12 @@ def test_a_budget_spent_midway_keeps_what_was_done() -> None:
     unsure = PageTypeDecision("list", 0.4, "classifier")  # keeps its records and its body
     whole = extract(doc, unsure)
     assert whole.listing.records and whole.article is not None and whole.out_of_time is None
-    checks = 1 + 3  # the page type, then record mining's three stages
-    cut = extract(doc, unsure, deadline=StagesDeadline(checks))
-    assert cut.out_of_time == "article markup"
+    cut = extract(doc, unsure, deadline=PassesAt("article body"))
+    assert cut.out_of_time == "article body"
     assert cut.listing == whole.listing and cut.article is None and cut.decision is unsure
+    early = extract(doc, unsure, deadline=PassesAt("record regions"))
+    assert early.out_of_time == "record regions"
+    assert early.listing is None and early.article is None
 
 
 def test_the_deadline_counts_cpu_time() -> None:

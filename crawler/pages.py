@@ -59,7 +59,8 @@ class PageReader:
 
     A page has PAGE_TIME_BUDGET_SECONDS of CPU time, counted while it is being read (not
     while it waits for its sibling): a stage that runs out of it leaves the page with what
-    was done, stored all the same, counted in `pages/out_of_time` and logged once.
+    was done, stored all the same, counted in `pages/out_of_time` and logged once. A page
+    cut to the bounds of pipelines.bounds is counted in `pages/capped/<cap>`.
 
     Settings: DATABASE_URL (the store of the shared template cache), PAGE_TIME_BUDGET_SECONDS.
     """
@@ -82,6 +83,8 @@ class PageReader:
             deadline = Deadline.after(self._left(started))
             if self.classify(item, deadline):
                 await self.extract(item, self._left(started))
+            for cap in sorted(item.document.capped):  # what of a huge page was left out
+                self.count(item, f"pages/capped/{cap}")
             if item.result.out_of_time:
                 self.count(item, "pages/out_of_time")
                 logger.warning("page %s ran out of its %s s time budget in %s: stored with "

@@ -45,6 +45,7 @@ def test_a_page_over_its_time_budget_is_stored_and_the_crawl_goes_on(
     assert pages[hostile].records == []  # its extraction was cut short
     stats = latest_run_stats(pg_url)
     assert stats["pages/out_of_time"] == 1
+    assert stats["pages/capped/markup"] == stats["pages/capped/elements"] == 1
     lines = [line for line in done.stderr.splitlines() if "time budget" in line]
     assert len(lines) == 1 and hostile in lines[0] and "WARNING" in lines[0], lines
     assert "Traceback" not in done.stderr

@@ -40,17 +40,16 @@ _RAW_TEXT_NAME = r"(?i:s(?:cript|tyle)|t(?:extarea|itle)|xmp|iframe|no(?:embed|f
 
 
 @lru_cache(maxsize=8)
-def _patterns(kind: type, units: int) -> tuple[re.Pattern, ...]:
-    """For bytes or str markup: the markup up to the next long start tag or raw-text element;
-    a start tag to its end; its name; one attribute; the end tag of a raw-text element. A tag
-    is counted in units (words, runs of spaces and slashes, values): an attribute is at least
-    one. Possessive quantifiers: each is one linear pass, no backtracking."""
+def _patterns(kind: type, run: int, runs: int) -> tuple[re.Pattern, ...]:
+    """For bytes or str markup: the markup up to the next start tag that is long (over `runs`
+    quoted values and runs of up to `run` other characters), holds a "<" or ">" in a value,
+    or opens a raw-text element; a start tag to its end; its name; one attribute.
+    Possessive quantifiers: each is one linear pass, no backtracking."""
     # as HTML5 tokenizes a tag: a quote opens a value only after "=", else it is part of a name
     value = r"""=\s*+(?:"[^"]*+"|'[^']*+'|[^\s>]*+)"""
-    unit = r"(?:[^>\s/=]++|[\s/]++|" + value + ")"
     patterns = (
-        r"(?:[^<]++|<(?![A-Za-z])|<(?!" + _RAW_TEXT_NAME + r"[\s/>])[A-Za-z]" + unit
-        + f"{{0,{units}}}+>)*+",
+        r"(?:[^<]++|<(?![A-Za-z])|<(?!" + _RAW_TEXT_NAME + r"[\s/>])[A-Za-z]"
+        + f"(?:[^<>\"']{{1,{run}}}+|\"[^\"<>]*+\"|'[^'<>]*+'){{0,{runs}}}+>)*+",
         r"<[A-Za-z](?:[^>=]++|" + value + ")*+",
         r"<([^\s/>]*+)",
         r"[\s/]*+[^\s/>][^\s/>=]*+(?:\s*+" + value + ")?+",
@@ -60,24 +59,13 @@ def _patterns(kind: type, units: int) -> tuple[re.Pattern, ...]:
     return tuple(re.compile(p) for p in patterns)
 
 
-def cap_markup(markup: AnyStr, params: PageBoundsParams = PAGE_BOUNDS) -> AnyStr:
-    """The first `max_markup_chars` of the markup (bytes, or characters of a str), cut before
-    a UTF-8 character's continuation bytes; the markup itself when it is shorter. Parsing is what
-    a huge page costs most in memory, before any other cap can act."""
-    if len(markup) <= params.max_markup_chars:
-        return markup
-    end = params.max_markup_chars
-    if isinstance(markup, bytes):
-        while end > 0 and 0x80 <= markup[end] < 0xC0:  # a UTF-8 continuation byte
-            end -= 1
-    return markup[:end]
-
-
 def cap_attributes(markup: AnyStr, params: PageBoundsParams = PAGE_BOUNDS) -> AnyStr:
     """The markup with every start tag cut to its first `max_attributes` attributes, or the
-    markup itself when none has more. Only start tags longer than `long_tag_units`, and
-    those of raw-text elements, are read in Python: the usual page costs one scan in C."""
-    short, tag, name, attribute = _patterns(type(markup), params.long_tag_units)
+    markup itself when none has more. One scan in C passes the usual tags; Python reads only
+    long ones (see _patterns), those with a "<" or ">" in a value (where a tag ends then
+    takes its quotes into account) and those of raw-text elements, whose text it skips."""
+    short, tag, name, attribute = _patterns(type(markup), params.long_tag_run,
+                                            params.long_tag_runs)
     close = markup[:0] + (b">" if isinstance(markup, bytes) else ">")
     pieces: list[AnyStr] = []
     at = done = 0

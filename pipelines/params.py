@@ -260,9 +260,10 @@ class PageBoundsParams:
     Evidence: docs/RELIABILITY.md, "Bounded pages"."""
 
     max_markup_chars: int = 10_000_000  # bytes (or characters) parsed (real pages: 2.8 MB)
-    # a start tag with more markup units than this (characters outside quotes, quoted
-    # values) is read attribute by attribute: libxml2's HTML parser is quadratic in them
-    long_tag_units: int = 4096
+    # a start tag of more than long_tag_runs values and runs of up to long_tag_run other
+    # characters is read attribute by attribute: libxml2's HTML parser is quadratic in them
+    long_tag_run: int = 64
+    long_tag_runs: int = 64
     max_attributes: int = 1000  # attributes kept of one element (real pages: at most 70)
     max_elements: int = 50_000  # elements kept, in document order (real pages: 9,847)
     max_text_chars: int = 1_000_000  # characters kept of one text node (real: 52,219)

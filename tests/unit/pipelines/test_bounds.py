@@ -33,7 +33,7 @@ def test_a_start_tag_keeps_its_first_attributes_and_the_page_goes_on() -> None:
 def test_attributes_are_counted_as_the_parser_reads_a_tag() -> None:
     """'>' inside quoted values does not end the tag, '<' in names does not either, and a
     quote after a value starts a name ("" is one attribute named ")."""
-    bounds = PageBoundsParams(long_tag_units=8, max_attributes=3)
+    bounds = PageBoundsParams(long_tag_run=4, long_tag_runs=2, max_attributes=3)
     quoted = "<div " + " ".join(f'a{i}=">"' for i in range(6)) + ">x</div>"
     assert load_document(quoted.encode(), bounds=bounds).body.find("div").keys() == [
         "a0", "a1", "a2"]
@@ -44,7 +44,7 @@ def test_attributes_are_counted_as_the_parser_reads_a_tag() -> None:
 
 
 def test_script_text_is_not_read_as_tags() -> None:
-    bounds = PageBoundsParams(long_tag_units=8, max_attributes=3)
+    bounds = PageBoundsParams(long_tag_run=4, long_tag_runs=2, max_attributes=3)
     page = b"<script>if (a<b c d e f g h i j) {}</script><p>text</p>"
     assert cap_attributes(page, bounds) is page
 

@@ -59,6 +59,19 @@ def _patterns(kind: type, run: int, runs: int) -> tuple[re.Pattern, ...]:
     return tuple(re.compile(p) for p in patterns)
 
 
+def cap_markup(markup: AnyStr, params: PageBoundsParams = PAGE_BOUNDS) -> AnyStr:
+    """The first `max_markup_chars` of the markup (bytes, or characters of a str), cut before
+    a UTF-8 character's continuation bytes; the markup itself when it is shorter. Parsing is what
+    a huge page costs most in memory, before any other cap can act."""
+    if len(markup) <= params.max_markup_chars:
+        return markup
+    end = params.max_markup_chars
+    if isinstance(markup, bytes):
+        while end > 0 and 0x80 <= markup[end] < 0xC0:  # a UTF-8 continuation byte
+            end -= 1
+    return markup[:end]
+
+
 def cap_attributes(markup: AnyStr, params: PageBoundsParams = PAGE_BOUNDS) -> AnyStr:
     """The markup with every start tag cut to its first `max_attributes` attributes, or the
     markup itself when none has more. One scan in C passes the usual tags; Python reads only

@@ -136,13 +136,28 @@ def _dropped_copies(
     drop: Collection[lxml.html.HtmlElement],
 ) -> list[lxml.html.HtmlElement]:
     """The copies of the dropped elements below `element`, in document order: the copy has
-    the same shape, so the two are walked side by side. (Child-index paths were quadratic in
-    a parent's children: lxml finds the n-th child by walking to it.)"""
-    if not drop:
-        return []
-    return [twin for node, twin in zip(element.iterdescendants(), copy.iterdescendants(),
-                                       strict=True)
-            if node in drop]
+    the same shape, so an element's child-index path finds its copy. Each parent's children
+    are listed once (lxml finds the n-th child by walking to it, and a parent's index() of
+    a child by walking too: quadratic in a parent of thousands of dropped children)."""
+    positions: dict[lxml.html.HtmlElement, dict[lxml.html.HtmlElement, int]] = {}
+    children: dict[lxml.html.HtmlElement, list[lxml.html.HtmlElement]] = {}
+    twins = []
+    for node in element.iterdescendants() if drop else ():
+        if node in drop:
+            path = []
+            while node is not element:
+                parent = node.getparent()
+                if parent not in positions:
+                    positions[parent] = {child: i for i, child in enumerate(parent)}
+                path.append(positions[parent][node])
+                node = parent
+            twin = copy
+            for index in reversed(path):
+                if twin not in children:
+                    children[twin] = list(twin)
+                twin = children[twin][index]
+            twins.append(twin)
+    return twins
 
 
 def _keep_safe_attributes(node: lxml.html.HtmlElement) -> None:

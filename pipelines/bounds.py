@@ -28,8 +28,9 @@ ATTRIBUTES = "attributes"
 ELEMENTS = "elements"
 TEXT = "text"
 LINKS = "links"
-_IMPLIED_ELEMENTS = ("html", "head", "body", "p")  # what the parser adds unasked
 RECORDS = "records"
+
+_IMPLIED_ELEMENTS = ("html", "head", "body", "p")  # what the parser adds unasked
 
 
 # Elements whose content is text, not markup: a "<" in a script is no tag.

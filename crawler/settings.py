@@ -59,6 +59,10 @@ DOWNLOAD_MAXSIZE = 32 * 1024 * 1024
 # leads to one (crawler/scope.py): no store indexes them, no log line carries them whole.
 URLLENGTH_LIMIT = 2083
 DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
+# CPU seconds one page may take from decoding to the end of its extraction (crawler/pages.py);
+# past them the page is stored with what was done (pages/out_of_time, one WARNING line).
+# 0: no limit. Evidence: docs/RELIABILITY.md, "Bounded pages".
+PAGE_TIME_BUDGET_SECONDS = 3.0
 
 # URL identity (crawler/urls.py): one page, one row, whichever spelling was linked. A query
 # parameter named here (a trailing '*' matches by prefix) is dropped from every URL, and a

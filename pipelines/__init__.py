@@ -14,6 +14,8 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
+    "Deadline": "pipelines.deadline",
+    "OutOfTimeError": "pipelines.deadline",
     "Document": "pipelines.document",
     "NotHtmlError": "pipelines.document",
     "load_document": "pipelines.document",
@@ -25,6 +27,7 @@ _EXPORTS = {
     "extract": "pipelines.process",
     "keeps_body": "pipelines.process",
     "process_document": "pipelines.process",
+    "out_of_time": "pipelines.process",
     "extract_article": "pipelines.article",
     "mine_records": "pipelines.records",
     "Template": "pipelines.template_diff",

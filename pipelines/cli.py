@@ -13,7 +13,9 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from pipelines.article.dates.zones import zone_named
+from pipelines.deadline import Deadline
 from pipelines.document import Document, NotHtmlError, load_document
+from pipelines.params import PAGE_BOUNDS
 from pipelines.process import PageResult, process_document
 from pipelines.results import PAGE_TYPES, comment_json, record_json
 from pipelines.subcommands import SOME_FAILED, USAGE_ERROR
@@ -38,15 +40,20 @@ def result_json(result: PageResult) -> dict[str, Any]:
         "comments": [comment_json(c) for c in article.comments] if article else [],
         "records": [record_json(r) for r in listing.records] if listing else [],
         "next_page": listing.next_page if listing else None,
+        "out_of_time": result.out_of_time,
     }
 
 
 def process_file(path: Path, url: str | None, sibling: Path | None,
-                 forced_type: str | None, zone: ZoneInfo | None = None) -> dict[str, Any]:
-    """Process the page at `path`; OSError or NotHtmlError name the file that failed."""
+                 forced_type: str | None, zone: ZoneInfo | None = None,
+                 time_budget: float | None = PAGE_BOUNDS.time_budget_seconds) -> dict[str, Any]:
+    """Process the page at `path` within `time_budget` CPU seconds (None: no limit);
+    OSError or NotHtmlError name the file that failed."""
+    deadline = Deadline.after(time_budget)
     doc = _load(path, url, zone)
     sibling_doc = _load(sibling, None, None) if sibling else None
-    return result_json(process_document(doc, sibling_doc, forced_type))
+    result = result_json(process_document(doc, sibling_doc, forced_type, deadline=deadline))
+    return {**result, "capped": sorted(doc.capped)}
 
 
 def _load(path: Path, url: str | None, zone: ZoneInfo | None) -> Document:
@@ -74,9 +81,15 @@ def extract_main(argv: list[str]) -> int:
     parser.add_argument("--timezone", type=_zone_argument,
                         help="the zone the site writes its times in (IANA name), where the "
                              "page's domain or language does not settle it")
+    parser.add_argument("--time-budget", type=float, default=PAGE_BOUNDS.time_budget_seconds,
+                        metavar="SECONDS",
+                        help="CPU seconds the page may take; what is left when they run out "
+                             "is skipped and out_of_time names the stage (0: no limit; "
+                             "default %(default)s)")
     args = parser.parse_args(argv)
     try:
-        result = process_file(args.page, args.url, args.sibling, args.type, args.timezone)
+        result = process_file(args.page, args.url, args.sibling, args.type, args.timezone,
+                              args.time_budget)
     except (OSError, NotHtmlError) as error:
         return _input_error("extract", error)
     print(json.dumps(result, ensure_ascii=False))

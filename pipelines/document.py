@@ -18,8 +18,9 @@ import lxml.html
 from charset_normalizer import from_bytes
 from lxml import etree
 
+from pipelines.bounds import ATTRIBUTES, LINKS, MARKUP, cap_attributes, cap_markup, cap_tree
 from pipelines.clean import clean_tree
-from pipelines.params import DECODING, DecodingParams
+from pipelines.params import DECODING, PAGE_BOUNDS, DecodingParams, PageBoundsParams
 from pipelines.xml_text import xml_safe
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-]+)""", re.I)
@@ -63,6 +64,9 @@ class Document:
     # the zone the site writes its times in, when the crawl is told (a source's setting);
     # else the page's country domain or language decide (pipelines.article.dates.zones)
     zone: ZoneInfo | None = None
+    # the caps of pipelines.bounds that cut something of this page (its first part was read)
+    capped: set[str] = field(default_factory=set)
+    bounds: PageBoundsParams = PAGE_BOUNDS
 
     @property
     def body(self) -> lxml.html.HtmlElement:
@@ -79,7 +83,8 @@ class Document:
 
     @cached_property
     def links(self) -> list[str]:
-        """Absolute http(s) link targets of the page, in document order, without fragments."""
+        """Absolute http(s) link targets of the page, in document order, without fragments;
+        the first `bounds.max_links` of them."""
         found: list[str] = []
         seen: set[str] = set()
         base = self.base_url or ""
@@ -95,6 +100,9 @@ class Document:
                 href.startswith("/") and not href.startswith("//"))
             url = _resolve(origin if shared else base, href)
             if url and url.startswith(("http://", "https://")) and url not in seen:
+                if len(found) == self.bounds.max_links:
+                    self.capped.add(LINKS)
+                    break
                 seen.add(url)
                 found.append(url)
         return found
@@ -288,20 +296,27 @@ def _only_closes(markup: str | bytes, at: int, end_tags: re.Pattern) -> bool:
         at = tag.end()
 
 
-def parse_html(markup: str | bytes) -> lxml.html.HtmlElement:
+def parse_html(markup: str | bytes, bounds: PageBoundsParams = PAGE_BOUNDS,
+               capped: set[str] | None = None) -> lxml.html.HtmlElement:
     """Parse decoded HTML (or valid UTF-8 bytes) into a tree as a browser reads it: content
     after </body> or </html> and a second <body> are in the one body, markup before <html>
-    too; broken or empty markup yields a (possibly empty) tree."""
+    too; broken or empty markup yields a (possibly empty) tree. The tree is cut to the
+    bounds (pipelines.bounds); the caps that cut something are added to `capped`."""
+    capped = set() if capped is None else capped
     parser = _UTF8_PARSER
     if isinstance(markup, str):  # lxml refuses a str that declares an encoding
         markup, parser = _XML_DECL.sub("", markup, count=1), _PARSER
-    markup = _without_early_end_tags(markup)
+    uncut = _without_early_end_tags(markup)
+    markup = cap_attributes(uncut, bounds)
+    if markup is not uncut:
+        capped.add(ATTRIBUTES)
     try:
         root = lxml.html.document_fromstring(markup, parser=parser) if markup.strip() else None
     except (etree.ParserError, ValueError):
         root = None
     if root is None:
         root = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
+    capped |= cap_tree(root, markup, bounds)
     if root.find("body") is None:
         root.append(lxml.html.Element("body"))
     return root
@@ -314,11 +329,17 @@ def load_document(
     fetched_at: datetime | None = None,
     zone: ZoneInfo | None = None,
     params: DecodingParams = DECODING,
+    bounds: PageBoundsParams = PAGE_BOUNDS,
 ) -> Document:
-    """Decode, parse and clean fetched bytes; raises NotHtmlError for binary bodies. The
-    text (and so the tree) holds no character XML forbids (pipelines.xml_text)."""
+    """Decode, parse and clean fetched bytes, cut to the bounds (`Document.capped` names the
+    caps that cut something); raises NotHtmlError for binary bodies. The text (and so the
+    tree) holds no character XML forbids (pipelines.xml_text)."""
     if looks_binary(body, params):
         raise NotHtmlError("body is binary, not HTML")
+    capped: set[str] = set()
+    uncut, body = body, cap_markup(body, bounds)
+    if body is not uncut:
+        capped.add(MARKUP)
     decoded, encoding = decode_html(body, content_type, params)
     text = xml_safe(decoded)
     # libxml2 reads the bytes as fetched when they are the text: no byte was replaced, no
@@ -326,10 +347,12 @@ def load_document(
     as_fetched = (encoding == "utf-8" and text is decoded and "\ufffd" not in text
                   and not body.startswith(codecs.BOM_UTF8))
     return Document(
-        tree=clean_tree(parse_html(body if as_fetched else text)),
+        tree=clean_tree(parse_html(body if as_fetched else text, bounds, capped)),
         text=text,
         encoding=encoding,
         url=url if url is None or _parses(url) else None,
         fetched_at=fetched_at or datetime.now(UTC),
         zone=zone,
+        capped=capped,
+        bounds=bounds,
     )

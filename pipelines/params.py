@@ -264,6 +264,31 @@ DECODING = DecodingParams()
 
 
 @dataclass(frozen=True)
+class PageBoundsParams:
+    """What one page may cost (pipelines.bounds): caps on what is considered of a huge or
+    hostile page, each far above what the largest real pages hold, so that a normal page is
+    read whole and a hostile one in bounded time and memory, its first items still read.
+    Evidence: docs/RELIABILITY.md, "Bounded pages"."""
+
+    max_markup_chars: int = 10_000_000  # bytes (or characters) parsed (real pages: 2.8 MB)
+    # a start tag of more than long_tag_runs values and runs of up to long_tag_run other
+    # characters is read attribute by attribute: libxml2's HTML parser is quadratic in them
+    long_tag_run: int = 64
+    long_tag_runs: int = 64
+    max_attributes: int = 1000  # attributes kept of one element (real pages: at most 70)
+    max_elements: int = 50_000  # elements kept, in document order (real pages: 9,847)
+    max_text_chars: int = 1_000_000  # characters kept of one text node (real: 52,219)
+    max_links: int = 10_000  # links a page offers to the crawl (real pages: 3,850)
+    max_records: int = 5_000  # records mined from one list
+    # CPU seconds a page may take from its loading to the end of its extraction, for the
+    # `extract` and `batch` commands (the crawler's is PAGE_TIME_BUDGET_SECONDS)
+    time_budget_seconds: float = 3.0
+
+
+PAGE_BOUNDS = PageBoundsParams()
+
+
+@dataclass(frozen=True)
 class SiblingParams:
     """Same-template sibling URLs (pipelines.siblings)."""
 

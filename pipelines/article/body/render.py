@@ -118,11 +118,8 @@ def _copy(
     route speed').
     """
     copy = element.__copy__()  # deep, as lxml copies; copy.deepcopy's memo cost more than it
-    for path in reversed(_dropped_paths(element, drop)):  # the last first: paths stay valid
-        node = copy
-        for index in path:
-            node = node[index]
-        node.drop_tree()  # its tail joins the text before it, as rendering reads it
+    for twin in reversed(_dropped_copies(element, copy, drop)):  # the last first
+        twin.drop_tree()  # its tail joins the text before it, as rendering reads it
     # Comments and invisible elements go too; with_tail=False leaves their tails in place.
     etree.strip_elements(copy, etree.Comment, etree.ProcessingInstruction, etree.Entity,
                          *NOT_PAGE_TEXT, with_tail=False)
@@ -134,21 +131,33 @@ def _copy(
     return copy
 
 
-def _dropped_paths(
-    element: lxml.html.HtmlElement, drop: Collection[lxml.html.HtmlElement]
-) -> list[list[int]]:
-    """Child-index paths from `element` to the dropped elements below it, in document order
-    (the copy has the same shape, so a path finds an element's copy)."""
-    paths = []
+def _dropped_copies(
+    element: lxml.html.HtmlElement, copy: lxml.html.HtmlElement,
+    drop: Collection[lxml.html.HtmlElement],
+) -> list[lxml.html.HtmlElement]:
+    """The copies of the dropped elements below `element`, in document order: the copy has
+    the same shape, so an element's child-index path finds its copy. Each parent's children
+    are listed once (lxml finds the n-th child by walking to it, and a parent's index() of
+    a child by walking too: quadratic in a parent of thousands of dropped children)."""
+    positions: dict[lxml.html.HtmlElement, dict[lxml.html.HtmlElement, int]] = {}
+    children: dict[lxml.html.HtmlElement, list[lxml.html.HtmlElement]] = {}
+    twins = []
     for node in element.iterdescendants() if drop else ():
         if node in drop:
             path = []
             while node is not element:
                 parent = node.getparent()
-                path.append(parent.index(node))
+                if parent not in positions:
+                    positions[parent] = {child: i for i, child in enumerate(parent)}
+                path.append(positions[parent][node])
                 node = parent
-            paths.append(path[::-1])
-    return paths
+            twin = copy
+            for index in reversed(path):
+                if twin not in children:
+                    children[twin] = list(twin)
+                twin = children[twin][index]
+            twins.append(twin)
+    return twins
 
 
 def _keep_safe_attributes(node: lxml.html.HtmlElement) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import lxml.html
 
 from pipelines.article import extract_article
+from pipelines.article.thread_pages import thread_next_page
 from pipelines.document import Document
 from pipelines.pagetype import FEED_RULE, SiteRule, classify_page
 from pipelines.params import PAGE_TYPE, PageTypeParams
@@ -56,9 +57,11 @@ def keeps_body(decision: PageTypeDecision, params: PageTypeParams = PAGE_TYPE) -
 def extract(doc: Document, decision: PageTypeDecision,
             exclude: Collection[lxml.html.HtmlElement] = ()) -> PageResult:
     """Lists to record mining, every page that keeps its body (keeps_body) to density
-    extraction."""
+    extraction; a forum thread's next page too."""
     listing = mine_records(doc) if decision.page_type == "list" else None
     article = extract_article(doc, exclude) if keeps_body(decision) else None
+    if article is not None and decision.page_type == "forum":
+        article.next_page = thread_next_page(doc)
     return PageResult(decision, article=article, listing=listing)
 
 

@@ -205,8 +205,9 @@ def stored_details(session: Session, urls: Iterable[str]) -> dict[str, datetime 
     found: dict[str, datetime | None] = {}
     for start in range(0, len(wanted), 500):
         chunk = wanted[start:start + 500]
-        found.update(session.execute(select(Page.url, Page.next_visit_at).where(
-            Page.url.in_(chunk), Page.page_type.in_(ARTICLE_TYPES))).tuples())
+        rows = session.execute(select(Page.url, Page.next_visit_at).where(
+            Page.url.in_(chunk), Page.page_type.in_(ARTICLE_TYPES)))
+        found.update((url, due) for url, due in rows)
     return found
 
 

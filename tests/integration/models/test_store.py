@@ -111,7 +111,8 @@ def test_a_mixed_batch_keeps_each_page_its_own_children(store_url: str) -> None:
                       "9.html": ("正文9。", ["评论9"])}
     assert records == ["https://a.cn/1.html", "https://a.cn/9.html"]
     assert touched.status == 203 and touched.fetched_at.year == 2030
-    assert _count(sessions, Comment) == 7 and _count(sessions, ListRecord) == 2
+    # 1.html's old comment is kept, marked gone: 7 shown, 8 stored
+    assert _count(sessions, Comment) == 8 and _count(sessions, ListRecord) == 2
 
 
 def test_an_unsure_list_keeps_its_records_and_its_text(pg_url: str) -> None:

@@ -24,6 +24,12 @@ class SourceSettings:
     cookies: bool | None = None
     private_addresses: bool | None = None  # may reach loopback and private networks
     timezone: str | None = None  # the IANA zone the site writes its times in
+    # Revisits of its stored articles (crawler/revisits.py): seconds, factor, count per run.
+    revisit_min_interval: float | None = None
+    revisit_max_interval: float | None = None
+    revisit_backoff: float | None = None
+    revisit_max_age: float | None = None
+    revisit_max_per_run: int | None = None
 
     @property
     def slot_settings(self) -> dict[str, float | int]:
@@ -73,6 +79,18 @@ KEYS: dict[str, _Key] = {key.name: key for key in (
          "true or false"),
     _Key("timezone", "timezone", lambda v: isinstance(v, str) and bool(v),
          'an IANA zone name, e.g. "Asia/Shanghai"'),
+    _Key("REVISIT_MIN_INTERVAL", "revisit_min_interval", lambda v: _number(v) and v > 0,
+         "seconds from a visit that found a change to the next, a number > 0", float),
+    _Key("REVISIT_MAX_INTERVAL", "revisit_max_interval", lambda v: _number(v) and v > 0,
+         "the longest seconds between two visits, a number > 0", float),
+    _Key("REVISIT_BACKOFF", "revisit_backoff", lambda v: _number(v) and v >= 1,
+         "the factor an unchanged visit stretches the interval by, a number >= 1", float),
+    _Key("REVISIT_MAX_AGE", "revisit_max_age", _number,
+         "seconds after an article is first seen that it is revisited, a number >= 0 "
+         "(0: never)", float),
+    _Key("REVISIT_MAX_PER_RUN", "revisit_max_per_run",
+         lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+         "articles revisited per run at most, an integer >= 0"),
 )}
 ACCEPTED = ", ".join(KEYS)
 

@@ -20,7 +20,6 @@ import lxml.html
 # Attributes that hold a comment's own handle, in order of trust.
 ANCHOR_ATTRIBUTES = ("data-comment-id", "data-post-id", "data-pid", "data-cid", "data-id", "id")
 _NAMED_ANCHORS = ".//a[@name]"
-_MAX_ANCHOR_CHARS = 150  # fits the key column with its prefix
 
 
 def comment_anchor(item: lxml.html.HtmlElement) -> str | None:
@@ -28,19 +27,23 @@ def comment_anchor(item: lxml.html.HtmlElement) -> str | None:
     for name in ANCHOR_ATTRIBUTES:
         value = (item.get(name) or "").strip()
         if any(char.isdigit() for char in value):
-            return f"{name}={value}"[:_MAX_ANCHOR_CHARS]
+            return f"{name}={value}"
     named = item.find(_NAMED_ANCHORS)
     value = (named.get("name") or "").strip() if named is not None else ""
     if any(char.isdigit() for char in value):
-        return f"name={value}"[:_MAX_ANCHOR_CHARS]
+        return f"name={value}"
     return None
+
+
+def _digest(text: str) -> str:
+    """A fixed-length stand-in for text of any length (a stored key has a bounded size)."""
+    return hashlib.sha256(text.encode()).hexdigest()[:40]
 
 
 def _content_key(comment: Mapping[str, Any]) -> str:
     text = " ".join(str(comment.get("text") or "").split()).casefold()
-    said = "\x1f".join((comment.get("author") or "", str(comment.get("published_at") or ""),
-                        text))
-    return "hash:" + hashlib.sha256(said.encode()).hexdigest()[:40]
+    return "text:" + _digest("\x1f".join((comment.get("author") or "",
+                                          str(comment.get("published_at") or ""), text)))
 
 
 def comment_keys(comments: Iterable[Mapping[str, Any]]) -> list[str]:
@@ -49,7 +52,8 @@ def comment_keys(comments: Iterable[Mapping[str, Any]]) -> list[str]:
     keys = []
     seen: Counter[str] = Counter()
     for comment in comments:
-        key = f"anchor:{comment['anchor']}" if comment.get("anchor") else _content_key(comment)
+        anchor = comment.get("anchor")
+        key = f"anchor:{_digest(anchor)}" if anchor else _content_key(comment)
         seen[key] += 1
         keys.append(key if seen[key] == 1 else f"{key}#{seen[key]}")
     return keys

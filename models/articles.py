@@ -48,10 +48,12 @@ def save_articles(session: Session, ids: dict[str, int],
     """Write the articles of changed pages; per URL, how many versions and comments were
     new and how many comments went."""
     events: dict[str, Counter[str]] = {page["url"]: Counter() for page in pages}
-    threads = _thread_articles(session, [p for p in pages if _later_thread_page(p)])
-    own = [p for p in pages if p.get("article")
-           and not (_later_thread_page(p) and p["thread_url"] in threads)]
-    owned = _save_own(session, ids, own, events)
+    later = [page for page in pages if _later_thread_page(page)]
+    owned = _save_own(session, ids, [p for p in pages if p.get("article") and p not in later],
+                      events)
+    threads = _thread_articles(session, later)  # a first page of this batch is written now
+    owned.update(_save_own(session, ids, [p for p in later if p["thread_url"] not in threads],
+                           events))
     _drop_articles(session, [ids[p["url"]] for p in pages if p["url"] not in owned])
     merge = CommentMerge(session, [*owned.values(), *threads.values()])
     for page in pages:

@@ -4,15 +4,17 @@ A source is due when its interval has passed since it was last scheduled, or its
 expression has fired since then. Cron is read on the source's clock (its `settings.timezone`,
 else the machine's zone), so `0 8 * * *` is 08:00 where the source is, DST included.
 Starting a run records a CrawlRun and pushes its start URLs, and its stored articles due
-for a revisit (crawler/revisits.py), to Redis, where idle workers pick them up. Runs end by themselves when their last request is done. Run it as a
-long-lived process, or with --once from cron or a systemd timer; run any number of them.
+for a revisit (crawler/revisits.py), to Redis, where idle workers pick them up. Runs end by
+themselves when their last request is done. Run it as a long-lived process, or with --once
+from cron or a systemd timer; run any number of them.
 
 One run per due source however many schedulers run: a compare-and-set UPDATE of
 `source.last_scheduled_at` claims it (same SQL on PostgreSQL and SQLite; no lock to outlive
 a killed scheduler).
 
 Settings (read from crawler/settings.py, not a crawl's `-s`): SCHEDULE_CHECK_SECONDS,
-SCHEDULE_REDIS_TIMEOUT_SECONDS, REVISIT_MAX_PER_RUN; REDIS_URL and DATABASE_URL from the environment.
+SCHEDULE_REDIS_TIMEOUT_SECONDS, REVISIT_MAX_PER_RUN; REDIS_URL and DATABASE_URL from the
+environment.
 """
 
 from __future__ import annotations

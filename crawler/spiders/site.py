@@ -208,7 +208,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             if response.status == NOT_MODIFIED or digest == revisit.get("body_hash"):
                 self.count(meta, "revisits/304" if response.status == NOT_MODIFIED
                            else "revisits/unchanged")
-                yield self.page_item(response, b"", digest, not_modified=True)
+                # a 304 has no body: the hash of the one stored stands
+                yield self.page_item(response, b"", revisit.get("body_hash"), not_modified=True)
                 return
         content_type = response.headers.get(b"Content-Type") or b""
         if content_type.lower().startswith(_SKIPPED_TYPES):
@@ -234,7 +235,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             yield request
         yield item
 
-    def page_item(self, response: Response, body: bytes, digest: str,
+    def page_item(self, response: Response, body: bytes, digest: str | None,
                   not_modified: bool = False) -> CrawledPage:
         """The item of a fetched page: its fetch facts, validators and place in a thread."""
         meta = response.meta

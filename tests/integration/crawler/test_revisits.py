@@ -168,9 +168,11 @@ def test_revisits_store_each_comment_once_keep_versions_and_follow_thread_pages(
         assert len({(c.article_id, c.text) for c in comments}) == len(comments)
 
 
-def _page_hashes(url: str) -> dict[str, str]:
+def _page_hashes(url: str) -> dict[str, tuple[str, str | None]]:
+    """Each page's content hash and the hash of the body a revisit compares with."""
     with session_factory(url)() as session:
-        return dict(session.execute(select(Page.url, Page.content_hash)).all())
+        return {url: (content, body) for url, content, body in session.execute(
+            select(Page.url, Page.content_hash, Page.body_hash))}
 
 
 def test_a_source_sets_its_own_revisit_interval(pg_url: str, tmp_path: Path) -> None:

@@ -103,7 +103,7 @@ class ArticleVersion(Base):
 
 class Comment(Base):
     """A reader comment or forum reply, stored once whatever number of revisits see it:
-    `key` is its identity in the article (pipelines.comment_key); ordered by the thread
+    `key` is its identity in the article (pipelines.comment_keys); ordered by the thread
     page it was last seen on and its place there. One that disappears is marked gone,
     never deleted; one edited under the same identity keeps its row, with the new text."""
 

@@ -25,6 +25,7 @@ import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable
 from contextlib import nullcontext
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,7 +42,7 @@ from crawler.sources import CrawlTarget
 from crawler.traps import repeats_too_often
 from models.db import session_factory
 from models.schema import reason
-from models.store import stored_page_types
+from models.store import stored_details
 
 logger = logging.getLogger(__name__)
 
@@ -156,7 +157,8 @@ class UrlTrapMiddleware(_SourceMiddleware):
 
 class KnownPagesMiddleware(BaseSpiderMiddleware):
     """Drop a page's links already requested in its run, and those the store holds as
-    articles (news, blog, forum): a revisit fetches only new ones. The store is asked once
+    articles (news, blog, forum) not yet due for a revisit: a run fetches new ones and due
+    ones (the spider's clock says when). The store is asked once
     per page for all its links (`KnownDetailPages` batches pages too); if it cannot answer,
     every link is fetched (upserts make that harmless) and the outage is logged once.
 
@@ -165,7 +167,7 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.database_url = crawler.settings.get("DATABASE_URL")
-        self.known = KnownDetailPages(self._stored_types)
+        self.known = KnownDetailPages(self._stored_details)
         self._store_unreadable = False
 
     async def process_spider_output_async(self, response: Response | None,
@@ -182,9 +184,9 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
                 yield output
 
     async def known_details(self, urls: set[str]) -> set[str]:
-        """Stored articles among these; none while the store cannot tell."""
+        """Stored articles not due among these; none while the store cannot tell."""
         try:
-            known = await self.known.among(urls)
+            known = await self.known.among(urls, self.crawler.spider.clock())
         except SQLAlchemyError as error:
             if not self._store_unreadable:  # once per outage, not once per page
                 logger.warning("cannot check stored URLs (%s); fetching all until the "
@@ -195,10 +197,10 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
         self.crawler.stats.inc_value("frontier/known_skipped", len(known))
         return known
 
-    def _stored_types(self, urls: list[str]) -> dict[str, str | None]:
-        """Page type of each stored URL (runs in a thread: touches nothing but the database)."""
+    def _stored_details(self, urls: list[str]) -> dict[str, datetime | None]:
+        """Stored articles and their next visit (runs in a thread: touches only the database)."""
         with session_factory(self.database_url)() as session:
-            return stored_page_types(session, urls)
+            return stored_details(session, urls)
 
 
 class PageLimitMiddleware(_SourceMiddleware):

@@ -131,6 +131,18 @@ MAX_PAGES_PER_RUN = 20_000
 # Item pipelines persist; the spider's callback has extracted the page (crawler/pages.py).
 ITEM_PIPELINES = {"crawler.persistence.PersistStage": 900}
 
+# Revisits of stored articles (crawler/revisits.py, models/revisit.py): each run of a source
+# also fetches its articles that are due (at most REVISIT_MAX_PER_RUN, most overdue first).
+# After a visit the next is REVISIT_MIN_INTERVAL seconds later if the page changed, else
+# REVISIT_BACKOFF times the last interval (up to REVISIT_MAX_INTERVAL); none is planned
+# later than REVISIT_MAX_AGE seconds after the page was first seen. A source's settings may
+# override each (docs in README, "Revisits").
+REVISIT_MIN_INTERVAL = 900
+REVISIT_MAX_INTERVAL = 86_400
+REVISIT_BACKOFF = 2.0
+REVISIT_MAX_AGE = 7 * 86_400
+REVISIT_MAX_PER_RUN = 500
+
 DATABASE_URL = os.environ.get("DATABASE_URL")  # None → embedded SQLite under var/
 PERSIST_BATCH_SIZE = 50
 PERSIST_FLUSH_SECONDS = 2.0

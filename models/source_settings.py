@@ -27,6 +27,12 @@ class SourceSettings:
     pagination_chain_limit: int | None = None  # pages of one list followed in a row
     domain_queue_limit: int | None = None  # requests queued per domain
     url_repeat_limit: int | None = None  # repeats of a path segment or query pair in a URL
+    # Revisits of its stored articles (crawler/revisits.py): seconds, factor, count per run.
+    revisit_min_interval: float | None = None
+    revisit_max_interval: float | None = None
+    revisit_backoff: float | None = None
+    revisit_max_age: float | None = None
+    revisit_max_per_run: int | None = None
 
     @property
     def slot_settings(self) -> dict[str, float | int]:
@@ -86,6 +92,18 @@ KEYS: dict[str, _Key] = {key.name: key for key in (
          "requests queued per domain, an integer >= 0 (0: no limit)"),
     _Key("URL_REPEAT_LIMIT", "url_repeat_limit", _count,
          "times a path segment or query pair may recur in a URL, an integer >= 0 (0: no limit)"),
+    _Key("REVISIT_MIN_INTERVAL", "revisit_min_interval", lambda v: _number(v) and v > 0,
+         "seconds from a visit that found a change to the next, a number > 0", float),
+    _Key("REVISIT_MAX_INTERVAL", "revisit_max_interval", lambda v: _number(v) and v > 0,
+         "the longest seconds between two visits, a number > 0", float),
+    _Key("REVISIT_BACKOFF", "revisit_backoff", lambda v: _number(v) and v >= 1,
+         "the factor an unchanged visit stretches the interval by, a number >= 1", float),
+    _Key("REVISIT_MAX_AGE", "revisit_max_age", _number,
+         "seconds after an article is first seen that it is revisited, a number >= 0 "
+         "(0: never)", float),
+    _Key("REVISIT_MAX_PER_RUN", "revisit_max_per_run",
+         lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+         "articles revisited per run at most, an integer >= 0"),
 )}
 ACCEPTED = ", ".join(KEYS)
 

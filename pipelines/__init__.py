@@ -45,6 +45,8 @@ _EXPORTS = {
     "PageTypeDecision": "pipelines.results",
     "RecordData": "pipelines.results",
     "comment_json": "pipelines.results",
+    "comment_keys": "pipelines.article.comments",
+    "later_thread_pages": "pipelines.article.thread_pages",
     "record_json": "pipelines.results",
     "dispatch": "pipelines.subcommands",
 }

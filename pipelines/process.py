@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import lxml.html
 
 from pipelines.article import extract_article
+from pipelines.article.thread_pages import thread_next_page
 from pipelines.deadline import NO_DEADLINE, Deadline, OutOfTimeError
 from pipelines.document import Document
 from pipelines.pagetype import FEED_RULE, SiteRule, classify_page
@@ -67,8 +68,9 @@ def extract(doc: Document, decision: PageTypeDecision,
             exclude: Collection[lxml.html.HtmlElement] = (),
             deadline: Deadline = NO_DEADLINE) -> PageResult:
     """Lists to record mining, every page that keeps its body (keeps_body) to density
-    extraction. When the deadline passes, the result keeps what was done (a list's records
-    before the article of an unsure list) and names the stage in `out_of_time`."""
+    extraction, a forum thread's next page too. When the deadline passes, the result keeps
+    what was done (a list's records before the article of an unsure list) and names the
+    stage in `out_of_time`."""
     result = PageResult(decision)
     try:
         deadline.check("page type")
@@ -76,6 +78,8 @@ def extract(doc: Document, decision: PageTypeDecision,
             result.listing = mine_records(doc, deadline=deadline)
         if keeps_body(decision):
             result.article = extract_article(doc, exclude, deadline=deadline)
+            if decision.page_type == "forum":
+                result.article.next_page = thread_next_page(doc)
     except OutOfTimeError as error:
         result.out_of_time = error.stage
     return result

@@ -19,6 +19,7 @@ from pipelines.article.body import density, render
 from pipelines.article.boilerplate import find_noise
 from pipelines.article.comments import (
     OpeningPost,
+    comment_anchor,
     find_posts,
     find_sections,
     opening_post,
@@ -157,4 +158,5 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
         content_html=render.to_html(found.content, removed),
         comments=_comments(sections, replies, doc.fetched_at, groups, markup, meta.zone,
                            deadline),
+        post_anchor=comment_anchor(posts[0]) if posts else None,
     )

@@ -44,6 +44,10 @@ _EXPORTS = {
     "comment_json": "pipelines.results",
     "record_json": "pipelines.results",
     "dispatch": "pipelines.subcommands",
+    "LogGuard": "pipelines.log_lines",
+    "guard_root_logging": "pipelines.log_lines",
+    "LOG_LINES": "pipelines.params",
+    "LogLineParams": "pipelines.params",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -18,6 +18,7 @@ from sqlalchemy.engine import make_url
 from crawler import settings
 from tests.crawling import run_spider, stored
 from tests.integration.crawler.test_scope_crawl import PROSE, Recorder
+from tests.services import ensure_redis
 from tests.xss import PAYLOADS, problems
 
 PASSWORD = "Pw-5ecret-7f3a"  # of the database and Redis URLs; must appear in no log line
@@ -70,6 +71,7 @@ def _free_port() -> int:
 @pytest.fixture
 def redis_with_password(tmp_path: Path) -> Iterator[str]:
     """A Redis of this test's own that refuses clients without the password."""
+    ensure_redis()  # installs redis-server where it is missing
     port = _free_port()
     server = subprocess.Popen(
         ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--requirepass", PASSWORD,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from pipelines import LOG_LINES
+
 BOT_NAME = "opinion-crawler"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
@@ -95,9 +97,14 @@ LOG_FORMATTER = "crawler.patches.logformatter.PageLogFormatter"
 STATS_CLASS = "crawler.patches.stats.StatsCollector"
 # Start-up objects out of the garbage collector's sight once the crawl runs, and young
 # collections every GC_YOUNG_THRESHOLD allocations (Python's default: 700); see
-# crawler/patches/gc_freeze.py.
-EXTENSIONS = {"crawler.patches.gc_freeze.FreezeStartupObjects": 0,
+# crawler/patches/gc_freeze.py. Before any other extension, every log handler is guarded
+# (crawler/log_guard.py): passwords masked, a record at most LOG_RECORD_MAX_LINES lines of
+# at most LOG_LINE_MAX_CHARS characters (the defaults shared with the command-line tools).
+EXTENSIONS = {"crawler.log_guard.GuardLogLines": -1000,
+              "crawler.patches.gc_freeze.FreezeStartupObjects": 0,
               "crawler.run_record.RunRecord": 0}
+LOG_LINE_MAX_CHARS = LOG_LINES.line_max_chars
+LOG_RECORD_MAX_LINES = LOG_LINES.record_max_lines
 GC_YOUNG_THRESHOLD = 10_000
 
 # The spider's follow-up requests, per source: depth and pagination chain, scope, URL

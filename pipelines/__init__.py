@@ -49,6 +49,10 @@ _EXPORTS = {
     "later_thread_pages": "pipelines.article.thread_pages",
     "record_json": "pipelines.results",
     "dispatch": "pipelines.subcommands",
+    "LogGuard": "pipelines.log_lines",
+    "guard_root_logging": "pipelines.log_lines",
+    "LOG_LINES": "pipelines.params",
+    "LogLineParams": "pipelines.params",
 }
 
 __all__ = sorted(_EXPORTS)

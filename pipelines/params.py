@@ -450,3 +450,16 @@ class ArticlePartsParams:
 
 
 ARTICLE_PARTS = ArticlePartsParams()
+
+
+@dataclass(frozen=True)
+class LogLineParams:
+    """What one log record may carry (pipelines.log_lines); the crawl's settings
+    LOG_LINE_MAX_CHARS and LOG_RECORD_MAX_LINES default to these (docs/RELIABILITY.md,
+    "Storage faults and logs")."""
+
+    line_max_chars: int = 4096  # a line carries a URL of URLLENGTH_LIMIT and its message
+    record_max_lines: int = 200  # Scrapy's statistics dump and a Twisted traceback fit
+
+
+LOG_LINES = LogLineParams()

@@ -43,7 +43,7 @@ from models.crawl import Source
 from models.db import session_factory
 from models.schema import DatabaseNotReady, DatabaseUnreachable, check_schema, shown_url
 from models.store import start_run
-from pipelines import zone_named
+from pipelines import LogGuard, LogLineParams, guard_root_logging, zone_named
 
 logger = logging.getLogger(__name__)
 SPIDER = "site"
@@ -217,8 +217,10 @@ def main(argv: list[str]) -> int:
     if not redis_url:
         print(f"schedule: {NO_REDIS}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.WARNING if args.once else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(message)s")
+    guard = LogGuard.from_environment(os.environ, (args.database_url, redis_url), LogLineParams(
+        settings.LOG_LINE_MAX_CHARS, settings.LOG_RECORD_MAX_LINES))
+    guard_root_logging(guard, level=logging.WARNING if args.once else logging.INFO,
+                       fmt="%(asctime)s %(levelname)s %(message)s")
     timeout = settings.SCHEDULE_REDIS_TIMEOUT_SECONDS
     server = Redis.from_url(redis_url, socket_connect_timeout=timeout, socket_timeout=timeout)
     sessions = session_factory(args.database_url)

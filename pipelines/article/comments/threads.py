@@ -83,13 +83,19 @@ def _follows_headline(markup: Markup, first: lxml.html.HtmlElement,
     at = markup.position(first)
     if headline is None or at is None or at <= end:
         return False
-    chars = len((headline.tail or "").strip())
+    chars = _visible_chars(headline.tail)
     for row in islice(markup.rows, end + 1, at):  # stops at the first long text
         element = row[0]
-        chars += len((element.text or "").strip()) + len((element.tail or "").strip())
+        chars += _visible_chars(element.text) + _visible_chars(element.tail)
         if chars > params.max_headline_gap_chars:
             return False
     return True
+
+
+def _visible_chars(text: str | None) -> int:
+    """The characters a browser shows of `text`: a run of whitespace is one space (a stats
+    line written over three indented source lines is no longer than on one)."""
+    return len(" ".join((text or "").split()))
 
 
 def _big_enough(markup: Markup, groups: list[list], wanted: float) -> list[list]:

@@ -58,7 +58,8 @@ def extract(doc: Document, decision: PageTypeDecision,
     """Lists to record mining, every page that keeps its body (keeps_body) to density
     extraction."""
     listing = mine_records(doc) if decision.page_type == "list" else None
-    article = extract_article(doc, exclude) if keeps_body(decision) else None
+    article = (extract_article(doc, exclude, forum=decision.page_type == "forum")
+               if keeps_body(decision) else None)
     return PageResult(decision, article=article, listing=listing)
 
 

@@ -21,6 +21,7 @@ from pipelines.article.comments import (
     OpeningPost,
     find_posts,
     find_sections,
+    lone_post,
     opening_post,
     parse_item,
     parse_section,
@@ -49,14 +50,16 @@ def _comments(sections: list, replies: list, now: datetime, groups: list,
     return kept
 
 
-def _body(doc: Document, removed: set, posts: list, params: DensityParams,
-          markup: Markup) -> density.DensityResult:
-    """The density frame's content. A thread's body is its opening post, so density looks
-    nowhere else (the title, stats and reply box around a short post outweighed it), while
-    the metadata looks everywhere; where the post holds no content (a group of dated blocks
-    that only head the text), the whole page."""
-    if posts:
-        found = density.extract(doc.body, removed | _around(posts[0]), params, markup)
+def _body(doc: Document, removed: set, posts: list, opening: OpeningPost | None,
+          params: DensityParams, markup: Markup) -> density.DensityResult:
+    """The density frame's content. A thread's body is its opening post without its chrome
+    (its header line, a short post's densest block, was the body's first line), so density
+    looks nowhere else (the title, stats and reply box around a short post outweighed it),
+    while the metadata looks everywhere; where the post holds no content (a group of dated
+    blocks that only head the text), the whole page."""
+    if posts and opening:
+        found = density.extract(doc.body, removed | _around(posts[0]) | opening.chrome, params,
+                                markup)
         if found.content:
             return found
     return density.extract(doc.body, removed, params, markup)
@@ -102,28 +105,32 @@ def extract_article(
     doc: Document,
     exclude: Collection[lxml.html.HtmlElement] = (),
     params: DensityParams = DENSITY,
+    forum: bool = False,
 ) -> ArticleData:
-    """Body (text and clean HTML), metadata and comments, without a second parse."""
+    """Body (text and clean HTML), metadata and comments, without a second parse. `forum`:
+    the page was typed a forum thread, so a lone post is its opening post (lone_post)."""
     with _no_cycle_collection():
-        return _extract(doc, exclude, params)
+        return _extract(doc, exclude, params, forum)
 
 
 def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
-             params: DensityParams) -> ArticleData:
+             params: DensityParams, forum: bool) -> ArticleData:
     # The markup table also holds every element, which keeps its lxml proxy alive: later
     # walks reuse it instead of building a new one (a Python class lookup) on every visit.
     markup = read_markup(doc.body)
     removed = set(exclude)
     groups = repeated_groups(markup)
     posts = find_posts(markup, doc.fetched_at, groups)  # forum: 1st post is the body
+    lone = lone_post(markup, doc.fetched_at) if forum and not posts else None
+    posts = posts or ([lone] if lone is not None else [])
     replies = posts[1:]
     removed |= set(replies)
     sections = find_sections(markup, removed | set(posts[:1]), doc.fetched_at, groups)
     removed |= set(sections)
     removed |= set(find_noise(markup))
-    found = _body(doc, removed, posts, params, markup)
-    removed |= found.dropped
     opening = opening_post(posts[0], doc.fetched_at, markup) if posts else None
+    found = _body(doc, removed, posts, opening, params, markup)
+    removed |= found.dropped
     # the metadata reads byline lines and a thread's post header; the body leaves them out
     read = _read_lines(found, removed, markup, opening)
     text = render.to_text(found.content, removed | read)

@@ -3,11 +3,14 @@ after its headline); the first post is the body, the others are replies."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 from itertools import islice
 
 import lxml.html
 
+from pipelines.article.body import render
+from pipelines.article.comments.items import opening_post
 from pipelines.article.comments.shapes import list_entries
 from pipelines.article.dates.parse import find_date
 from pipelines.article.markup import Markup
@@ -79,17 +82,36 @@ def _follows_headline(markup: Markup, first: lxml.html.HtmlElement,
     """Whether `first` stands right after the page's <h1>, only a stats or byline line
     between: a short thread's opening post (one reply holds too little of a page with
     menus and footers for the share test), where a news page has its article text."""
+    return any(element is first for element in _after_headline(markup, params=params))
+
+
+def _after_headline(markup: Markup,
+                    params: ThreadParams = THREADS) -> Iterator[lxml.html.HtmlElement]:
+    """The elements that start after the page's <h1> in document order, up to the first
+    long text: what may open the thread, a stats or byline line before it."""
     headline, end = markup.headline() or (None, None)
-    at = markup.position(first)
-    if headline is None or at is None or at <= end:
-        return False
+    if headline is None:
+        return
     chars = _visible_chars(headline.tail)
-    for row in islice(markup.rows, end + 1, at):  # stops at the first long text
+    for row in islice(markup.rows, end + 1, None):
         element = row[0]
+        yield element
         chars += _visible_chars(element.text) + _visible_chars(element.tail)
         if chars > params.max_headline_gap_chars:
-            return False
-    return True
+            return
+
+
+def lone_post(markup: Markup, now: datetime,
+              params: ThreadParams = THREADS) -> lxml.html.HtmlElement | None:
+    """The opening post of a thread without replies, on a page typed forum: no repeated
+    group then, so the post is the first dated post-shaped block right after the <h1>,
+    that names its poster (an author the markup names) and says more than its header."""
+    for element in _after_headline(markup, params=params):
+        if _may_be_posts(element.tag) and _post_like(element, now, params=params):
+            opening = opening_post(element, now, markup)
+            said = render.to_text([element], opening.chrome)
+            return element if opening.author and len(said) >= params.min_post_chars else None
+    return None
 
 
 def _visible_chars(text: str | None) -> int:

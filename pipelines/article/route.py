@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -61,8 +62,18 @@ def _body(doc: Document, removed: set, posts: list, opening: OpeningPost | None,
         found = density.extract(doc.body, removed | _around(posts[0]) | opening.chrome, params,
                                 markup)
         if found.content:
-            return found
+            return _within(found, posts[0])
     return density.extract(doc.body, removed, params, markup)
+
+
+def _within(found: density.DensityResult,
+            post: lxml.html.HtmlElement) -> density.DensityResult:
+    """`found`, sought in the opening post alone, with a content root that holds the post
+    (the densest node, when a short post, "Thanks!", does not outweigh its wrapper) read
+    as the post: the wrapper's headline and stats line beside the post are no body."""
+    if any(root in post.iterancestors() for root in found.content):
+        return replace(found, content=[post])
+    return found
 
 
 def _around(element: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:

@@ -14,6 +14,7 @@ from pipelines.article.comments.items import opening_post
 from pipelines.article.comments.shapes import list_entries
 from pipelines.article.dates.parse import find_date
 from pipelines.article.markup import Markup
+from pipelines.lexicon import POST_CLASS, REPLY_SUBJECT
 from pipelines.page_text import opening_text, text_of
 from pipelines.params import ARTICLE_PARTS, THREADS, ArticlePartsParams, ThreadParams
 
@@ -32,16 +33,25 @@ def _post_like(member: lxml.html.HtmlElement, now: datetime,
     text = text_of(member)
     if len(text.strip()) < params.min_post_chars or _record(member):
         return False
-    links = sum(len(text_of(a)) for a in member.iter("a"))
+    links = sum(len(text_of(a)) for a in member.iter("a") if not _subject(a))
     return links < params.max_post_link_share * len(text) and find_date(opening_text(member,
                                                                                      params.post_date_chars),
                                                                   now) is not None
 
 
-def _may_be_posts(tag: str) -> bool:
-    """A post is an HTML block: not inline, not a part of an article, and not an element no
-    HTML page has (a feed's <item> or <entry>, read as a page, is no forum post)."""
-    return tag in _HTML_BLOCKS and tag not in _NOT_POSTS
+def _subject(link: lxml.html.HtmlElement) -> bool:
+    """A reply's subject line ("Re: …" over a phpBB or SMF post, a permalink), no link text
+    of the post's own."""
+    return REPLY_SUBJECT.match(text_of(link)) is not None
+
+
+def _may_be_posts(member: lxml.html.HtmlElement) -> bool:
+    """A post is an HTML block: not inline, not a part of an article (unless its markup
+    names it a post: vBulletin's <li class="postcontainer">), and not an element no HTML
+    page has (a feed's <item> or <entry>, read as a page, is no forum post)."""
+    tag = member.tag
+    return tag in _HTML_BLOCKS and (tag not in _NOT_POSTS or POST_CLASS.search(
+        f"{member.get('class', '')} {member.get('id', '')}") is not None)
 
 
 def _record(member: lxml.html.HtmlElement, params: ArticlePartsParams = ARTICLE_PARTS) -> bool:
@@ -64,17 +74,27 @@ def find_posts(markup: Markup, now: datetime, groups: list[list],
     # When every candidate is tried, those that cannot be posts push none out of the top:
     # they go unmeasured (often the article's paragraphs).
     if len(candidates) <= params.max_post_groups:
-        candidates = [members for members in candidates if _may_be_posts(members[0].tag)]
+        candidates = [members for members in candidates if _may_be_posts(members[0])]
     sized = sorted(((sum(len(text_of(m)) for m in g), g) for g in candidates),
                    key=lambda pair: -pair[0])
     for chars, members in sized[:params.max_post_groups]:
-        if not _may_be_posts(members[0].tag):
+        if not _may_be_posts(members[0]):
             continue
-        thread = chars >= wanted or _follows_headline(markup, members[0], params=params)
-        if thread and all(_post_like(m, now, params=params) for m in members) \
-                and not list_entries(members):
-            return members
+        posts = _without_trailer(members, now, params=params)
+        thread = chars >= wanted or _follows_headline(markup, posts[0], params=params)
+        if thread and all(_post_like(m, now, params=params) for m in posts) \
+                and not list_entries(posts):
+            return posts
     return []
+
+
+def _without_trailer(members: list[lxml.html.HtmlElement], now: datetime,
+                     params: ThreadParams = THREADS) -> list[lxml.html.HtmlElement]:
+    """The members without the one after the last post when it is no post: the pager of
+    Discourse's no-JS view, a reply box, sharing the posts' shape."""
+    if len(members) > params.min_posts and not _post_like(members[-1], now, params=params):
+        return members[:-1]
+    return members
 
 
 def _follows_headline(markup: Markup, first: lxml.html.HtmlElement,
@@ -107,7 +127,7 @@ def lone_post(markup: Markup, now: datetime,
     group then, so the post is the first dated post-shaped block right after the <h1>,
     that names its poster (an author the markup names) and says more than its header."""
     for element in _after_headline(markup, params=params):
-        if _may_be_posts(element.tag) and _post_like(element, now, params=params):
+        if _may_be_posts(element) and _post_like(element, now, params=params):
             opening = opening_post(element, now, markup)
             said = render.to_text([element], opening.chrome)
             return element if opening.author and len(said) >= params.min_post_chars else None

@@ -148,12 +148,14 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
                             found.stats, doc.zone, prose_text(found.content, removed | read, text))
     removed |= read
-    # a thread names its starter and time in the opening post, seldom in a byline line
+    # a thread names its time in the opening post, seldom in a byline line
     by_post = (posted_date(opening.raw if opening else None, doc.fetched_at, meta.zone)
                if not meta.published_at else None)
     return ArticleData(
         title=meta.title, source=meta.source,
-        author=meta.author or (opening.author if opening else None),
+        # a thread's starter is its opening post's poster, before any byline-like line
+        # ("Post by NAME » time" in phpBB's post header)
+        author=(opening.author if opening else None) or meta.author,
         published_at=by_post[0] if by_post else meta.published_at,
         published_raw=by_post[1] if by_post else meta.published_raw,
         language=meta.language, content_text=text,

@@ -76,6 +76,14 @@ def _within(found: density.DensityResult,
     return found
 
 
+def _author(byline: str | None, opening: OpeningPost | None, forum: bool) -> str | None:
+    """On a page typed forum, the opening post's poster before any byline-like line (phpBB's
+    post header "Post by NAME » Tue Jan 31" read as a byline); elsewhere the byline first
+    (a news page whose reader comments were taken for a thread names its author in it)."""
+    poster = opening.author if opening else None
+    return (poster or byline) if forum else (byline or poster)
+
+
 def _around(element: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
     """Everything on the page beside `element` and its ancestors: the siblings along its path."""
     beside: set[lxml.html.HtmlElement] = set()
@@ -153,9 +161,7 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
                if not meta.published_at else None)
     return ArticleData(
         title=meta.title, source=meta.source,
-        # a thread's starter is its opening post's poster, before any byline-like line
-        # ("Post by NAME » time" in phpBB's post header)
-        author=(opening.author if opening else None) or meta.author,
+        author=_author(meta.author, opening, forum),
         published_at=by_post[0] if by_post else meta.published_at,
         published_raw=by_post[1] if by_post else meta.published_raw,
         language=meta.language, content_text=text,

@@ -80,7 +80,7 @@ def find_posts(markup: Markup, now: datetime, groups: list[list],
     for chars, members in sized[:params.max_post_groups]:
         if not _may_be_posts(members[0]):
             continue
-        posts = _without_trailer(members, now, params=params)
+        posts = _without_trailer(members, params=params)
         thread = chars >= wanted or _follows_headline(markup, posts[0], params=params)
         if thread and all(_post_like(m, now, params=params) for m in posts) \
                 and not list_entries(posts):
@@ -88,11 +88,13 @@ def find_posts(markup: Markup, now: datetime, groups: list[list],
     return []
 
 
-def _without_trailer(members: list[lxml.html.HtmlElement], now: datetime,
+def _without_trailer(members: list[lxml.html.HtmlElement],
                      params: ThreadParams = THREADS) -> list[lxml.html.HtmlElement]:
-    """The members without the one after the last post when it is no post: the pager of
-    Discourse's no-JS view, a reply box, sharing the posts' shape."""
-    if len(members) > params.min_posts and not _post_like(members[-1], now, params=params):
+    """The members without the one after the last post when it holds less text than any
+    post: the pager of Discourse's no-JS view, an empty reply box, sharing the posts'
+    shape (a page's footer beside its header and content columns is no such trailer)."""
+    if len(members) > params.min_posts \
+            and len(text_of(members[-1]).strip()) < params.min_post_chars:
         return members[:-1]
     return members
 

@@ -268,8 +268,15 @@ DAY_FIRST_ENGLISH = frozenset({"gb", "uk", "ie", "au", "nz", "in", "za"})
 COMMENT_CUE = re.compile(r"\b(?:says|said|wrote|schreibt|reply|antworten|répondre)\b|"
                   + either("回复|说：") + "|[0-9]+" + either("楼"), re.I)
 # Class words of a comment's parts, matched on lowercased words (see _parts).
-COMMENT_AUTHOR_CLASS = re.compile(
-    r"author|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户")
+COMMENT_AUTHOR_CLASS = re.compile(  # authi: Discuz's poster cell ("author info")
+    r"author|authi|user|name|nick|poster|commenter|(?:^|\s)fn(?:\s|$)|作者|用户")
+# A link to a member's profile page (phpBB memberlist, SMF action=profile, vBulletin member.php,
+# Discuz space-uid, Discourse /u/NAME): a heading holding one names the poster, not a title.
+PROFILE_LINK = re.compile(r"profile|memberlist|member\.php|space-uid|/u(?:ser)?s?/|[?&;]u=",
+                          re.I)
+# Class or id words of an element that is one whole forum post (vBulletin's
+# <li class="postcontainer" id="post_12">, Discuz's <div id="post_12">).
+POST_CLASS = re.compile(r"(?:^|[\s_-])post(?:container|bit\w*)?(?:$|\s|[_-]\d)", re.I)
 COMMENT_TIME_CLASS = re.compile(r"date|time|when|posted|meta|published|info")
 COMMENT_CHROME_CLASS = re.compile(
     r"reply|meta|actions?|vote|like|report|share|avatar|footer|toolbar|"

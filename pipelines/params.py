@@ -218,7 +218,10 @@ class ThreadParams:
     post_date_chars: int = 300  # a post's opening, where its date stands
     min_thread_share: float = 0.5  # the posts hold at least this share of the page's text
     max_post_groups: int = 5  # the largest groups tried as the thread's posts
-    max_headline_gap_chars: int = 80  # between a thread's <h1> and its first post
+    min_posts: int = 2  # a repeated group's posts: an opening post and a reply
+    # between a thread's <h1> and its first post, visible characters: a stats line, whose
+    # poster name varies (opendcl: 64-89, "Started by NAME · TIME · N replies · topic #N")
+    max_headline_gap_chars: int = 120
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,8 @@ def extract(doc: Document, decision: PageTypeDecision,
         if decision.page_type == "list":
             result.listing = mine_records(doc, deadline=deadline)
         if keeps_body(decision):
-            result.article = extract_article(doc, exclude, deadline=deadline)
+            result.article = extract_article(doc, exclude, deadline=deadline,
+                                            forum=decision.page_type == "forum")
             if decision.page_type == "forum":
                 result.article.next_page = thread_next_page(doc)
     except OutOfTimeError as error:

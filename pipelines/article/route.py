@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -22,6 +23,7 @@ from pipelines.article.comments import (
     comment_anchor,
     find_posts,
     find_sections,
+    lone_post,
     opening_post,
     parse_item,
     parse_section,
@@ -56,17 +58,37 @@ def _comments(sections: list, replies: list, now: datetime, groups: list,
     return kept
 
 
-def _body(doc: Document, removed: set, posts: list, params: DensityParams,
-          markup: Markup) -> density.DensityResult:
-    """The density frame's content. A thread's body is its opening post, so density looks
-    nowhere else (the title, stats and reply box around a short post outweighed it), while
-    the metadata looks everywhere; where the post holds no content (a group of dated blocks
-    that only head the text), the whole page."""
-    if posts:
-        found = density.extract(doc.body, removed | _around(posts[0]), params, markup)
+def _body(doc: Document, removed: set, posts: list, opening: OpeningPost | None,
+          params: DensityParams, markup: Markup) -> density.DensityResult:
+    """The density frame's content. A thread's body is its opening post without its chrome
+    (its header line, a short post's densest block, was the body's first line), so density
+    looks nowhere else (the title, stats and reply box around a short post outweighed it),
+    while the metadata looks everywhere; where the post holds no content (a group of dated
+    blocks that only head the text), the whole page."""
+    if posts and opening:
+        found = density.extract(doc.body, removed | _around(posts[0]) | opening.chrome, params,
+                                markup)
         if found.content:
-            return found
+            return _within(found, posts[0])
     return density.extract(doc.body, removed, params, markup)
+
+
+def _within(found: density.DensityResult,
+            post: lxml.html.HtmlElement) -> density.DensityResult:
+    """`found`, sought in the opening post alone, with a content root that holds the post
+    (the densest node, when a short post, "Thanks!", does not outweigh its wrapper) read
+    as the post: the wrapper's headline and stats line beside the post are no body."""
+    if any(root in post.iterancestors() for root in found.content):
+        return replace(found, content=[post])
+    return found
+
+
+def _author(byline: str | None, opening: OpeningPost | None, forum: bool) -> str | None:
+    """On a page typed forum, the opening post's poster before any byline-like line (phpBB's
+    post header "Post by NAME » Tue Jan 31" read as a byline); elsewhere the byline first
+    (a news page whose reader comments were taken for a thread names its author in it)."""
+    poster = opening.author if opening else None
+    return (poster or byline) if forum else (byline or poster)
 
 
 def _around(element: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
@@ -110,15 +132,17 @@ def extract_article(
     exclude: Collection[lxml.html.HtmlElement] = (),
     params: DensityParams = DENSITY,
     deadline: Deadline = NO_DEADLINE,
+    forum: bool = False,
 ) -> ArticleData:
-    """Body (text and clean HTML), metadata and comments, without a second parse. Raises
-    OutOfTimeError when the deadline passes, checked between stages."""
+    """Body (text and clean HTML), metadata and comments, without a second parse. `forum`:
+    the page was typed a forum thread, so a lone post is its opening post (lone_post).
+    Raises OutOfTimeError when the deadline passes, checked between stages."""
     with _no_cycle_collection():
-        return _extract(doc, exclude, params, deadline)
+        return _extract(doc, exclude, params, deadline, forum)
 
 
 def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
-             params: DensityParams, deadline: Deadline) -> ArticleData:
+             params: DensityParams, deadline: Deadline, forum: bool) -> ArticleData:
     # The markup table also holds every element, which keeps its lxml proxy alive: later
     # walks reuse it instead of building a new one (a Python class lookup) on every visit.
     markup = read_markup(doc.body)
@@ -126,6 +150,8 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     deadline.check("article markup")
     groups = repeated_groups(markup)
     posts = find_posts(markup, doc.fetched_at, groups)  # forum: 1st post is the body
+    lone = lone_post(markup, doc.fetched_at) if forum and not posts else None
+    posts = posts or ([lone] if lone is not None else [])
     replies = posts[1:]
     removed |= set(replies)
     deadline.check("forum posts")
@@ -134,10 +160,10 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     deadline.check("comment sections")
     removed |= set(find_noise(markup))
     deadline.check("boilerplate")
-    found = _body(doc, removed, posts, params, markup)
+    opening = opening_post(posts[0], doc.fetched_at, markup) if posts else None
+    found = _body(doc, removed, posts, opening, params, markup)
     removed |= found.dropped
     deadline.check("article body")
-    opening = opening_post(posts[0], doc.fetched_at, markup) if posts else None
     # the metadata reads byline lines and a thread's post header; the body leaves them out
     read = _read_lines(found, removed, markup, opening)
     text = render.to_text(found.content, removed | read)
@@ -146,12 +172,12 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
                             found.stats, doc.zone, prose_text(found.content, removed | read, text))
     removed |= read
     deadline.check("metadata")
-    # a thread names its starter and time in the opening post, seldom in a byline line
+    # a thread names its time in the opening post, seldom in a byline line
     by_post = (posted_date(opening.raw if opening else None, doc.fetched_at, meta.zone)
                if not meta.published_at else None)
     return ArticleData(
         title=meta.title, source=meta.source,
-        author=meta.author or (opening.author if opening else None),
+        author=_author(meta.author, opening, forum),
         published_at=by_post[0] if by_post else meta.published_at,
         published_raw=by_post[1] if by_post else meta.published_raw,
         language=meta.language, content_text=text,

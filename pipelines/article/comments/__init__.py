@@ -9,7 +9,8 @@ the most repeated element shape (tag + class words, numbers and odd/even
 alternation ignored) that carries text; a section without repeats is one
 comment. Forum threads are the same shape at page scale: repeated post blocks
 holding most of the page's text; the first post is the body, the others are
-replies. Nothing here changes the tree.
+replies; on a page typed forum, a lone dated post right after the headline is a thread
+without replies. Nothing here changes the tree.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pipelines.article.comments.identity import comment_anchor, comment_keys
 from pipelines.article.comments.items import OpeningPost, opening_post, parse_item
 from pipelines.article.comments.sections import find_sections, parse_section
 from pipelines.article.comments.shapes import repeated_groups
-from pipelines.article.comments.threads import find_posts
+from pipelines.article.comments.threads import find_posts, lone_post
 
 __all__ = ["OpeningPost", "comment_anchor", "comment_keys", "find_posts", "find_sections",
-           "opening_post", "parse_item", "parse_section", "repeated_groups"]
+           "lone_post", "opening_post", "parse_item", "parse_section", "repeated_groups"]

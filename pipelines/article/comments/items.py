@@ -98,12 +98,14 @@ def _parts_of(words: str) -> tuple[bool, ...]:
             COMMENT_CHROME_CLASS.search(words) is not None)
 
 
-def _named_author(hints: list[tuple],
+def _named_author(hints: list[tuple], now: datetime,
                   params: CommentParams = COMMENTS) -> lxml.html.HtmlElement | None:
     """The first short element whose class words name an author (or declared one); a long
-    one (the whole comment body) is not it."""
+    one (the whole comment body) is not it, nor one that is mostly a date (Discuz's
+    <em id="authorposton12">发表于 2023-5-6 10:21</em>, the author's posting time)."""
     for element, parts, declared in hints:
-        if (declared or parts[AUTHOR]) and _short(element, params=params):
+        if (declared or parts[AUTHOR]) and _short(element, params=params) \
+                and not _dated(element, now, params=params):
             return element
     return None
 
@@ -129,7 +131,7 @@ def _author(item: lxml.html.HtmlElement, hints: list[tuple], stamp: lxml.html.Ht
     a rank and counters), else a short <cite>, else (`loose`) the first short link or bold
     name in the item that is not its time (a commenter without a profile link is plain text
     beside a time link: "Jason — <a>July 14th, 2012</a>")."""
-    found = _named_author(hints, params=params)
+    found = _named_author(hints, now, params=params)
     if found is not None:
         return _innermost(found, params=params)  # short, as found, and so is what it holds
     found = next(iter(item.iter("cite")), None)

@@ -10,7 +10,12 @@ from operator import itemgetter
 import lxml.html
 
 from pipelines.article.markup import Markup, hint_words
-from pipelines.lexicon import ALTERNATING_CLASS_WORDS, COMMENT_AUTHOR_CLASS, REPLY_SUBJECT
+from pipelines.lexicon import (
+    ALTERNATING_CLASS_WORDS,
+    COMMENT_AUTHOR_CLASS,
+    PROFILE_LINK,
+    REPLY_SUBJECT,
+)
 from pipelines.page_text import text_of
 from pipelines.params import ARTICLE_PARTS, COMMENTS, ArticlePartsParams, CommentParams
 
@@ -89,11 +94,13 @@ def list_entries(members: list[lxml.html.HtmlElement],
 
 def _titled(member: lxml.html.HtmlElement) -> bool:
     """The member's first headline that links to another page is a title, not a poster's
-    name nor a reply's subject."""
+    name (named so, or a link to the poster's profile) nor a reply's subject."""
     for heading in member.iter(*_HEADINGS):
         for link in heading.iter("a"):
-            if (link.get("href") or "").partition("#")[0].strip():
+            href = (link.get("href") or "").partition("#")[0].strip()
+            if href:
                 named = f"{hint_words(heading)} {hint_words(link)}".lower()
                 return (COMMENT_AUTHOR_CLASS.search(named) is None
+                        and PROFILE_LINK.search(href) is None
                         and REPLY_SUBJECT.match(text_of(link)) is None)
     return False

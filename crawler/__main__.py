@@ -1,5 +1,6 @@
 """`python -m crawler COMMAND`: migrate (create/upgrade the schema), schedule (push due sources
-to the shared Redis frontier), replay-spill (write journalled items a crawl could not store).
+to the shared Redis frontier), replay-spill (write journalled items a crawl could not store),
+search and reindex (the search index).
 The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ COMMANDS = {
     "migrate": ("crawler.migrate", "main", "bring the database schema to the latest version"),
     "schedule": ("crawler.cluster.schedule", "main", "start runs of due sources (Redis mode)"),
     "replay-spill": ("models.persist", "replay_main", "write spilled items to the database"),
+    "search": ("reading.cli", "search_main", "search stored articles, comments and records"),
+    "reindex": ("reading.cli", "reindex_main", "rebuild the search index of stored pages"),
 }
 
 

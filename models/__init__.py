@@ -3,6 +3,7 @@
 from models.base import Base
 from models.crawl import CrawlRun, Source
 from models.page import Article, Comment, ListRecord, Page, SiteTemplate
+from models.search import SearchDocument
 
-__all__ = ["Article", "Base", "Comment", "CrawlRun", "ListRecord", "Page", "SiteTemplate",
-           "Source"]
+__all__ = ["Article", "Base", "Comment", "CrawlRun", "ListRecord", "Page", "SearchDocument",
+           "SiteTemplate", "Source"]

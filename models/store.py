@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from models.crawl import CrawlRun
 from models.page import Article, Comment, ListRecord, Page
+from models.search import reindex_pages
 
 _PAGES, _ARTICLES = Page.__table__, Article.__table__
 _COMMENTS, _RECORDS = Comment.__table__, ListRecord.__table__
@@ -148,7 +149,9 @@ def save_pages(session: Session, pages: Iterable[dict[str, Any]]) -> SaveCounts:
                                     if status == "unchanged"])
     changed = [latest[url] for url, status in counts.by_url.items() if status != "unchanged"]
     if changed:
-        _replace_children(session, _upsert_pages(session, changed), changed)
+        ids = _upsert_pages(session, changed)
+        _replace_children(session, ids, changed)
+        reindex_pages(session, ids.values())
     return counts
 
 

@@ -42,7 +42,9 @@ def search_main(argv: list[str]) -> int:
                     "Chinese needs no spaces (疫情 finds 新冠疫情, 台湾 finds 臺灣).")
     parser.add_argument("query")
     add_filters(parser)
-    parser.add_argument("--sort", choices=("relevance", "time"), default="relevance")
+    parser.add_argument("--sort", choices=("time", "relevance"), default="time",
+                        help="newest first (default), or by relevance among the newest "
+                             "1,000 matches")
     parser.add_argument("--limit", type=int, default=20, help="hits per page (default 20)")
     parser.add_argument("--page", type=int, default=1, help="which page of hits (default 1)")
     parser.add_argument("--json", action="store_true",

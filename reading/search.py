@@ -28,6 +28,7 @@ _FTS = table(FTS_TABLE, column("rowid"))
 # FTS5's bm25 weights of its two columns, title and text (PostgreSQL weighs the title's
 # terms 'A' in the vector, which ts_rank counts the same way by default).
 _TITLE_WEIGHT, _TEXT_WEIGHT = 10.0, 1.0
+RELEVANCE_CANDIDATES = 1000
 
 
 @dataclass(frozen=True)
@@ -123,38 +124,44 @@ def _filtered(statement: Select[Any], filters: Filters) -> Select[Any]:
     return statement
 
 
-def _matching(session: Session, node: Node) -> tuple[Select[Any], Any]:
-    """The index rows that match, with a score where higher is better."""
+def _matching(session: Session, node: Node) -> Select[Any]:
+    """(id, published_at, score) of the index rows that match; a higher score is better."""
     document = SearchDocument
     if session.get_bind().dialect.name == "postgresql":
         query = cast(literal(tsquery(node), String), TSQUERY)
-        score = func.ts_rank(document.vector, query)
-        return select(document, score.label("score")).where(
-            document.vector.op("@@")(query)), score
-    score = -func.bm25(literal_table(), _TITLE_WEIGHT, _TEXT_WEIGHT)
-    statement = (select(document, score.label("score"))
-                 .join(_FTS, _FTS.c.rowid == document.id)
-                 .where(literal_table().op("MATCH")(fts5_query(node))))
-    return statement, score
-
-
-def literal_table() -> Any:
-    """The FTS5 table as the column-like name its MATCH and bm25() take."""
-    return column(FTS_TABLE, is_literal=True)
+        return select(document.id, document.published_at,
+                      func.ts_rank(document.vector, query).label("score")).where(
+            document.vector.op("@@")(query))
+    fts = column(FTS_TABLE, is_literal=True)
+    return (select(document.id, document.published_at,
+                   (-func.bm25(fts, _TITLE_WEIGHT, _TEXT_WEIGHT)).label("score"))
+            .join(_FTS, _FTS.c.rowid == document.id)
+            .where(fts.op("MATCH")(fts5_query(node))))
 
 
 def search(session: Session, query: str | Node, filters: Filters = Filters(),
-           order: Order = "relevance", limit: int = 20, offset: int = 0) -> Results:
-    """One page of hits for a query (text or tree); raises QueryError for a bad query."""
+           order: Order = "time", limit: int = 20, offset: int = 0) -> Results:
+    """One page of hits for a query (text or tree), newest first or by relevance among the
+    newest RELEVANCE_CANDIDATES matches (ranking reads each match's whole vector, so an
+    unbounded ranking of a common word would read a large part of the store); raises
+    QueryError for a bad query."""
     node = parse(query) if isinstance(query, str) else query
-    statement, score = _matching(session, node)
-    statement = _filtered(statement, filters)
-    document = SearchDocument
-    ordering = ((document.published_at.desc(), document.id.desc()) if order == "time"
-                else (score.desc(), document.published_at.desc(), document.id.desc()))
-    rows = session.execute(statement.order_by(*ordering).offset(offset).limit(limit + 1)).all()
-    documents = [(row[0], float(row.score or 0.0)) for row in rows[:limit]]
-    return Results(_hits(session, documents, positive_terms(node)), more=len(rows) > limit)
+    matching = _filtered(_matching(session, node), filters)
+    newest = (SearchDocument.published_at.desc(), SearchDocument.id.desc())
+    if order == "time":
+        found = matching.order_by(*newest)
+    else:
+        candidates = matching.order_by(*newest).limit(RELEVANCE_CANDIDATES).subquery()
+        found = select(candidates).order_by(candidates.c.score.desc(),
+                                            candidates.c.published_at.desc(),
+                                            candidates.c.id.desc())
+    rows = session.execute(found.offset(offset).limit(limit + 1)).all()
+    ids = [row.id for row in rows[:limit]]
+    documents = {doc.id: doc for doc in session.scalars(
+        select(SearchDocument).where(SearchDocument.id.in_(ids)))}
+    found_rows = [(documents[row.id], float(row.score or 0.0)) for row in rows[:limit]
+                  if row.id in documents]
+    return Results(_hits(session, found_rows, positive_terms(node)), more=len(rows) > limit)
 
 
 def _hits(session: Session, documents: Sequence[tuple[SearchDocument, float]],

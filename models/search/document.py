@@ -2,9 +2,9 @@
 
 Rows are derived data: `models.search.index` rebuilds a page's rows whenever the store
 writes the page, so they never need a migration of their own data. On PostgreSQL `vector`
-is the tsvector of the terms (title weighted above text) under a GIN index; on SQLite it
-stays empty and an FTS5 table over the same terms (`search_fts`, created by the
-migration) does that work.
+is the tsvector of the terms (title weighted above text) under a GIN index and the terms
+columns stay empty; on SQLite `vector` stays empty and an FTS5 table over the terms
+columns (`search_fts`, created by the migration) does that work.
 """
 
 from __future__ import annotations

@@ -76,11 +76,13 @@ def _rows(session: Session, page_ids: list[int]) -> Iterator[dict[str, Any]]:
 
 
 def _insert(session: Session) -> Any:
-    """One INSERT for any number of rows; on PostgreSQL it fills `vector` from the terms."""
+    """One INSERT for any number of rows (Core: the ORM's bulk path walks every row). On
+    PostgreSQL the terms go into `vector` only; SQLite keeps them as text for FTS5."""
     values = {column: bindparam(f"v_{column}") for column in _COLUMNS}
     if session.get_bind().dialect.name == "postgresql":
         values["vector"] = vector_of(values["title_terms"], values["text_terms"])
-    return insert(SearchDocument).values(values)
+        values["title_terms"] = values["text_terms"] = literal("")
+    return insert(SearchDocument.__table__).values(values)
 
 
 def reindex_pages(session: Session, page_ids: Iterable[int]) -> int:

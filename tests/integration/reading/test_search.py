@@ -93,7 +93,7 @@ def test_filters_by_time_site_source_type_and_language(session: Session) -> None
 
 def test_title_matches_rank_first_and_snippets_mark_the_terms(session: Session) -> None:
     _store(session)
-    hits = search(session, "climate", Filters(kinds=("article",))).hits
+    hits = search(session, "climate", Filters(kinds=("article",)), order="relevance").hits
     assert hits[0].url == "http://blog.example.com/a3"
     assert "<mark>Climate</mark> change is real" in hits[0].snippet
     assert "<mark>臺灣</mark>" in search(session, "台湾").hits[0].snippet

@@ -1,6 +1,6 @@
 """`python -m crawler COMMAND`: migrate (create/upgrade the schema), schedule (push due sources
 to the shared Redis frontier), replay-spill (write journalled items a crawl could not store),
-search and reindex (the search index).
+search, reindex (the search index) and export.
 The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ COMMANDS = {
     "replay-spill": ("models.persist", "replay_main", "write spilled items to the database"),
     "search": ("reading.cli", "search_main", "search stored articles, comments and records"),
     "reindex": ("reading.cli", "reindex_main", "rebuild the search index of stored pages"),
+    "export": ("reading.export", "export_main", "stream stored results as JSON lines or CSV"),
 }
 
 

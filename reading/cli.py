@@ -10,27 +10,16 @@ import sys
 import time
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import sessionmaker
 
-from models.db import database_url, get_engine
 from models.page import Page
-from models.schema import DatabaseNotReady, check_schema, shown_url
+from models.schema import shown_url
 from models.search import reindex_pages
-from reading.options import add_database, add_filters, filters_of
+from reading.options import add_database, add_filters, filters_of, sessions_for
 from reading.query import QueryError
 from reading.search import search
 
 _MARK = re.compile(r"</?mark>")
 _REINDEX_CHUNK = 500  # pages per transaction of a rebuild
-
-
-def _sessions(prog: str, url: str | None) -> sessionmaker | None:
-    try:
-        check_schema(url)
-    except DatabaseNotReady as error:
-        print(f"{prog}: {error}", file=sys.stderr)
-        return None
-    return sessionmaker(get_engine(database_url(url)), expire_on_commit=False)
 
 
 def search_main(argv: list[str]) -> int:
@@ -51,7 +40,7 @@ def search_main(argv: list[str]) -> int:
                         help="one JSON object per hit and line (snippets as HTML)")
     add_database(parser)
     args = parser.parse_args(argv)
-    sessions = _sessions(parser.prog, args.database_url)
+    sessions = sessions_for(parser.prog, args.database_url)
     if sessions is None:
         return 2
     try:
@@ -97,7 +86,7 @@ def reindex_main(argv: list[str]) -> int:
                     "run while crawls write (each page is rebuilt in one transaction).")
     add_database(parser)
     args = parser.parse_args(argv)
-    sessions = _sessions(parser.prog, args.database_url)
+    sessions = sessions_for(parser.prog, args.database_url)
     if sessions is None:
         return 2
     print(f"reindexing {shown_url(args.database_url)}", file=sys.stderr)

@@ -1,11 +1,17 @@
-"""Command-line options the reading commands share: the database, times and filters."""
+"""What the reading commands share: their options (database, times, filters) and opening
+the database."""
 
 from __future__ import annotations
 
 import argparse
 import re
+import sys
 from datetime import UTC, datetime, timedelta
 
+from sqlalchemy.orm import sessionmaker
+
+from models.db import database_url, get_engine
+from models.schema import DatabaseNotReady, check_schema
 from reading.search import Filters
 
 _RELATIVE = re.compile(r"(\d+)\s*([mhdw])")
@@ -55,3 +61,13 @@ def filters_of(args: argparse.Namespace) -> Filters:
     return Filters(sources=tuple(args.source), sites=tuple(args.site),
                    page_types=tuple(args.page_types), kinds=tuple(args.kinds),
                    languages=tuple(args.languages), since=args.since, until=args.until)
+
+
+def sessions_for(prog: str, url: str | None) -> sessionmaker | None:
+    """Sessions on the database, or None after one line saying why it cannot be read."""
+    try:
+        check_schema(url)
+    except DatabaseNotReady as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return None
+    return sessionmaker(get_engine(database_url(url)), expire_on_commit=False)

@@ -101,7 +101,7 @@ def fts5_query(node: Node) -> str:
     return f"({text} NOT ({' OR '.join(negatives)}))" if negatives else text
 
 
-def _filtered(statement: Select[Any], filters: Filters) -> Select[Any]:
+def filtered(statement: Select[Any], filters: Filters) -> Select[Any]:
     document = SearchDocument
     if filters.sources:
         ids = [int(value) for value in filters.sources if value.isdigit()]
@@ -124,7 +124,7 @@ def _filtered(statement: Select[Any], filters: Filters) -> Select[Any]:
     return statement
 
 
-def _matching(session: Session, node: Node) -> Select[Any]:
+def matching(session: Session, node: Node) -> Select[Any]:
     """(id, published_at, score) of the index rows that match; a higher score is better."""
     document = SearchDocument
     if session.get_bind().dialect.name == "postgresql":
@@ -146,12 +146,12 @@ def search(session: Session, query: str | Node, filters: Filters = Filters(),
     unbounded ranking of a common word would read a large part of the store); raises
     QueryError for a bad query."""
     node = parse(query) if isinstance(query, str) else query
-    matching = _filtered(_matching(session, node), filters)
+    found_rows = filtered(matching(session, node), filters)
     newest = (SearchDocument.published_at.desc(), SearchDocument.id.desc())
     if order == "time":
-        found = matching.order_by(*newest)
+        found = found_rows.order_by(*newest)
     else:
-        candidates = matching.order_by(*newest).limit(RELEVANCE_CANDIDATES).subquery()
+        candidates = found_rows.order_by(*newest).limit(RELEVANCE_CANDIDATES).subquery()
         found = select(candidates).order_by(candidates.c.score.desc(),
                                             candidates.c.published_at.desc(),
                                             candidates.c.id.desc())
@@ -159,15 +159,15 @@ def search(session: Session, query: str | Node, filters: Filters = Filters(),
     ids = [row.id for row in rows[:limit]]
     documents = {doc.id: doc for doc in session.scalars(
         select(SearchDocument).where(SearchDocument.id.in_(ids)))}
-    found_rows = [(documents[row.id], float(row.score or 0.0)) for row in rows[:limit]
-                  if row.id in documents]
-    return Results(_hits(session, found_rows, positive_terms(node)), more=len(rows) > limit)
+    scored = [(documents[row.id], float(row.score or 0.0)) for row in rows[:limit]
+              if row.id in documents]
+    return Results(_hits(session, scored, positive_terms(node)), more=len(rows) > limit)
 
 
 def _hits(session: Session, documents: Sequence[tuple[SearchDocument, float]],
           terms: Sequence[Term]) -> list[Hit]:
     """The found rows' texts, read from their own tables, as hits in the found order."""
-    shown = {kind: _texts(session, kind, [doc.ref_id for doc, _ in documents
+    shown = {kind: texts_of(session, kind, [doc.ref_id for doc, _ in documents
                                           if doc.kind == kind]) for kind in KINDS}
     sources = dict(session.execute(select(Source.id, Source.name).where(Source.id.in_(
         {doc.source_id for doc, _ in documents if doc.source_id is not None}))).all())
@@ -186,7 +186,7 @@ def _hits(session: Session, documents: Sequence[tuple[SearchDocument, float]],
     return hits
 
 
-def _texts(session: Session, kind: str, ids: list[int]) -> dict[int, tuple[Any, ...]]:
+def texts_of(session: Session, kind: str, ids: list[int]) -> dict[int, tuple[Any, ...]]:
     """id → (title, text, url, author, parent url) of one kind's rows."""
     if not ids:
         return {}

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from models.page import Page
 from models.search import SearchDocument
 from models.store import save_pages
+from reading.export import rows
 from reading.query import QueryError
 from reading.search import Filters, search
 from tests.factories import article_page, list_page
@@ -130,3 +131,15 @@ def test_pages_of_results(session: Session) -> None:
 def test_a_bad_query_is_refused_with_a_reason(session: Session, query: str) -> None:
     with pytest.raises(QueryError):
         search(session, query)
+
+
+def test_export_streams_every_row_once_oldest_first_in_chunks(session: Session) -> None:
+    _store(session)
+    everything = list(rows(session, None, Filters(), chunk=2))
+    assert len(everything) == len({(row["kind"], row["id"]) for row in everything}) == 7
+    times = [row["published_at"] for row in everything]
+    assert times == sorted(times)
+    found = list(rows(session, "疫情", Filters(kinds=("article",)), chunk=1))
+    assert [row["url"] for row in found] == ["http://news.example.cn/a1",
+                                             "http://tw.example.tw/a2"]
+    assert found[1]["text"] == "臺灣的疫情與經濟發展。" and found[1]["language"] == "zh"

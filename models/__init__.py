@@ -4,6 +4,7 @@ from models.base import Base
 from models.crawl import CrawlRun, Source
 from models.page import Article, Comment, ListRecord, Page, SiteTemplate
 from models.search import SearchDocument
+from models.watch import Alert, Delivery, Watch
 
-__all__ = ["Article", "Base", "Comment", "CrawlRun", "ListRecord", "Page", "SearchDocument",
-           "SiteTemplate", "Source"]
+__all__ = ["Alert", "Article", "Base", "Comment", "CrawlRun", "Delivery", "ListRecord", "Page",
+           "SearchDocument", "SiteTemplate", "Source", "Watch"]

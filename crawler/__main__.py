@@ -1,6 +1,6 @@
 """`python -m crawler COMMAND`: migrate (create/upgrade the schema), schedule (push due sources
 to the shared Redis frontier), replay-spill (write journalled items a crawl could not store),
-search, reindex (the search index) and export.
+search, reindex (the search index), export, watch and alerts.
 The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ COMMANDS = {
     "search": ("reading.cli", "search_main", "search stored articles, comments and records"),
     "reindex": ("reading.cli", "reindex_main", "rebuild the search index of stored pages"),
     "export": ("reading.export", "export_main", "stream stored results as JSON lines or CSV"),
+    "watch": ("reading.watch_cli", "watch_main", "add, list or remove watches (standing queries)"),
+    "alerts": ("reading.watch_cli", "alerts_main", "list alerts; deliver what is due"),
 }
 
 

@@ -34,6 +34,8 @@ from models.stored import FetchFacts, stored_line
 
 logger = logging.getLogger(__name__)
 
+batch_stored = object()  # signal: a batch of items was committed to the database
+
 
 class PersistStage:
     """Items reach the journal synchronously and the database in batches; a batch that
@@ -116,6 +118,7 @@ class PersistStage:
         for meta, written in zip(metas, batch, strict=True):
             spider.count(meta, f"pages/{written.status}")
         spider.requests_done(metas)
+        self.crawler.signals.send_catch_log(signal=batch_stored)
 
     def _written(self, _: list[Written]) -> None:
         self._writing = None

@@ -93,7 +93,10 @@ STATS_CLASS = "crawler.patches.stats.StatsCollector"
 # collections every GC_YOUNG_THRESHOLD allocations (Python's default: 700); see
 # crawler/patches/gc_freeze.py.
 EXTENSIONS = {"crawler.patches.gc_freeze.FreezeStartupObjects": 0,
-              "crawler.run_record.RunRecord": 0}
+              "crawler.run_record.RunRecord": 0,
+              "crawler.watching.WatchAlerts": 0}
+# Match watches and send due alerts after every stored batch (crawler/watching.py).
+WATCHES_ENABLED = True
 GC_YOUNG_THRESHOLD = 10_000
 
 # The spider's follow-up requests, per source: depth, scope, known pages, page limit

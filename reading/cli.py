@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import html
 import json
-import re
 import sys
 import time
 
@@ -17,8 +15,8 @@ from models.search import reindex_pages
 from reading.options import add_database, add_filters, filters_of, sessions_for
 from reading.query import QueryError
 from reading.search import search
+from reading.snippets import plain
 
-_MARK = re.compile(r"</?mark>")
 _REINDEX_CHUNK = 500  # pages per transaction of a rebuild
 
 
@@ -55,18 +53,12 @@ def search_main(argv: list[str]) -> int:
             print(json.dumps(hit.as_json(), ensure_ascii=False))
         else:
             print(f"{hit.published_at:%Y-%m-%d %H:%M}  {hit.kind:<8}{hit.site}  "
-                  f"{hit.title or ''}\n  {hit.url}\n  {_plain(hit.snippet)}\n")
+                  f"{hit.title or ''}\n  {hit.url}\n  {plain(hit.snippet)}\n")
     if not args.json:
         count = len(results.hits)
         print(f"{count} hit{'' if count == 1 else 's'}"
               + (f" (more: --page {args.page + 1})" if results.more else ""), file=sys.stderr)
     return 0
-
-
-def _plain(snippet: str) -> str:
-    """A snippet for a terminal: matches in 【】, HTML entities read."""
-    return html.unescape(_MARK.sub(lambda match: "】" if match[0][1] == "/" else "【",
-                                   snippet))
 
 
 def _progress(line: str, last: bool = False) -> None:

@@ -11,7 +11,6 @@ given up after DELIVERY_ATTEMPTS; its last error stays on the row for `alerts` t
 
 from __future__ import annotations
 
-import html
 import logging
 import os
 import re
@@ -23,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from models.watch import Alert, Delivery, Watch
+from reading.snippets import plain
 
 logger = logging.getLogger(__name__)
 
@@ -30,7 +30,6 @@ DELIVERY_ATTEMPTS = 8
 DELIVERY_BACKOFF_SECONDS = 30.0
 DELIVERY_BACKOFF_MAX = 3600.0
 DELIVERY_BATCH = 100  # deliveries tried per pass
-_MARK = re.compile(r"</?mark>")
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 # The robot webhooks apprise has a plugin for but does not read in their https form.
 _SERVICE_WEBHOOKS = (
@@ -82,7 +81,7 @@ def _mailto(address: str) -> str:
 
 def message(watch: Watch, alert: Alert) -> tuple[str, str]:
     """(title, body) of an alert, plain text."""
-    text = html.unescape(_MARK.sub(lambda m: "】" if m[0][1] == "/" else "【", alert.snippet))
+    text = plain(alert.snippet)
     title = f"[{watch.name}] {alert.title or alert.url}"
     body = (f"{text}\n\n{alert.url}\n{alert.site} · {alert.kind} · "
             f"{alert.published_at:%Y-%m-%d %H:%M} UTC")

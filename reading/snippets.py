@@ -59,3 +59,12 @@ def snippet(text: str | None, terms: Sequence[Term],
                 at = match.end()
     marked.append(html.escape(text[at:end]))
     return ("…" if start else "") + "".join(marked) + ("…" if end < len(text) else "")
+
+
+_MARK = re.compile(r"</?mark>")
+
+
+def plain(snippet_html: str) -> str:
+    """A snippet as plain text: matches in 【】, entities read (terminals, e-mail, chat)."""
+    return html.unescape(_MARK.sub(lambda match: "】" if match[0][1] == "/" else "【",
+                                   snippet_html))

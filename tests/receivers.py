@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from email import message_from_bytes
 from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +23,7 @@ class WebhookReceiver:
 
     def __init__(self) -> None:
         self.posts: list[tuple[str, Any]] = []
+        self.arrived: list[datetime] = []  # when each post came, in order
         self.status = 200
         self.reply = b'{"errcode": 0, "code": 0, "ok": true}'  # what chat robots answer
         receiver = self
@@ -33,6 +35,7 @@ class WebhookReceiver:
                     payload: Any = json.loads(body)
                 except ValueError:
                     payload = body.decode("utf-8", "replace")
+                receiver.arrived.append(datetime.now(UTC))
                 receiver.posts.append((self.path, payload))
                 self.send_response(receiver.status)
                 self.send_header("Content-Type", "application/json")

@@ -1,8 +1,10 @@
-"""Watches during a crawl: after each batch the persistence stage commits, the watches are
-matched against what it stored and due alerts are sent (reading.watches, reading.delivery),
-in a thread of their own so a slow or unreachable target never holds the crawl or its
-writes. A failure is a log line and a stat, never an error of the crawl; undelivered
-alerts stay in the database for the next pass, crawl or `python -m crawler alerts deliver`.
+"""Stories and watches during a crawl: after each batch the persistence stage commits, its
+new articles are grouped into stories (reading.stories, so an alert is once per story),
+the watches are matched against what it stored and due alerts are sent (reading.watches,
+reading.delivery), in a thread of their own so a slow or unreachable target never holds
+the crawl or its writes. A failure is a log line and a stat, never an error of the crawl;
+undelivered alerts stay in the database for the next pass, crawl or `python -m crawler
+alerts deliver`.
 
 Settings: WATCHES_ENABLED.
 """
@@ -25,6 +27,7 @@ from crawler.persistence import batch_stored
 from models.db import database_url, session_factory
 from models.schema import reason
 from reading.delivery import deliver_due
+from reading.stories import group_new
 from reading.watches import match_new
 
 logger = logging.getLogger(__name__)
@@ -67,6 +70,7 @@ class WatchAlerts:
         """Match and deliver in one transaction; errors are logged, once per run of them."""
         try:
             with self.sessions.begin() as session:
+                grouped = group_new(session)
                 raised = match_new(session)
                 counts = deliver_due(session)
         except SQLAlchemyError as error:
@@ -77,6 +81,7 @@ class WatchAlerts:
             self.stats.inc_value("alerts/match_errors")
             return
         self._failing = False
+        self.stats.inc_value("stories/grouped", grouped)
         for name, value in (("raised", raised), *counts.items()):
             if value:
                 self.stats.inc_value(f"alerts/{name}", value)

@@ -4,7 +4,8 @@ from models.base import Base
 from models.crawl import CrawlRun, Source
 from models.page import Article, Comment, ListRecord, Page, SiteTemplate
 from models.search import SearchDocument
+from models.story import ArticleStory, StoryBand
 from models.watch import Alert, Delivery, Watch
 
-__all__ = ["Alert", "Article", "Base", "Comment", "CrawlRun", "Delivery", "ListRecord", "Page",
-           "SearchDocument", "SiteTemplate", "Source", "Watch"]
+__all__ = ["Alert", "Article", "ArticleStory", "Base", "Comment", "CrawlRun", "Delivery",
+           "ListRecord", "Page", "SearchDocument", "SiteTemplate", "Source", "StoryBand", "Watch"]

@@ -16,6 +16,7 @@ from reading.options import add_database, add_filters, filters_of, sessions_for
 from reading.query import QueryError
 from reading.search import search
 from reading.snippets import plain
+from reading.stories import group_new
 
 _REINDEX_CHUNK = 500  # pages per transaction of a rebuild
 
@@ -34,6 +35,8 @@ def search_main(argv: list[str]) -> int:
                              "1,000 matches")
     parser.add_argument("--limit", type=int, default=20, help="hits per page (default 20)")
     parser.add_argument("--page", type=int, default=1, help="which page of hits (default 1)")
+    parser.add_argument("--collapse", action="store_true",
+                        help="one hit per story (reposts of one article), with its copies")
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per hit and line (snippets as HTML)")
     add_database(parser)
@@ -44,7 +47,8 @@ def search_main(argv: list[str]) -> int:
     try:
         with sessions() as session:
             results = search(session, args.query, filters_of(args), order=args.sort,
-                             limit=args.limit, offset=(args.page - 1) * args.limit)
+                             limit=args.limit, offset=(args.page - 1) * args.limit,
+                             collapse=args.collapse)
     except QueryError as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)
         return 2
@@ -52,8 +56,9 @@ def search_main(argv: list[str]) -> int:
         if args.json:
             print(json.dumps(hit.as_json(), ensure_ascii=False))
         else:
+            copies = f"  ({hit.copies} copies)" if hit.copies > 1 else ""
             print(f"{hit.published_at:%Y-%m-%d %H:%M}  {hit.kind:<8}{hit.site}  "
-                  f"{hit.title or ''}\n  {hit.url}\n  {plain(hit.snippet)}\n")
+                  f"{hit.title or ''}{copies}\n  {hit.url}\n  {plain(hit.snippet)}\n")
     if not args.json:
         count = len(results.hits)
         print(f"{count} hit{'' if count == 1 else 's'}"
@@ -73,9 +78,10 @@ def reindex_main(argv: list[str]) -> int:
     """Rebuild the search index of every stored page (after an upgrade, or to repair it)."""
     parser = argparse.ArgumentParser(
         prog="python -m crawler reindex",
-        description="Rebuild the search index from the stored pages: needed once after "
-                    "upgrading a store that holds pages from before search existed; safe to "
-                    "run while crawls write (each page is rebuilt in one transaction).")
+        description="Rebuild the search index from the stored pages and group the articles "
+                    "not yet in a story: needed once after upgrading a store that holds pages "
+                    "from before search existed; safe to run while crawls write (each page is "
+                    "rebuilt in one transaction).")
     add_database(parser)
     args = parser.parse_args(argv)
     sessions = sessions_for(parser.prog, args.database_url)
@@ -97,4 +103,11 @@ def reindex_main(argv: list[str]) -> int:
                       f"{time.monotonic() - started:.0f} s")
     _progress(f"reindexed {done:,} pages into {rows:,} index rows in "
               f"{time.monotonic() - started:.1f} s", last=True)
+    grouped = 0
+    with sessions() as session:
+        while batch := group_new(session):
+            session.commit()
+            grouped += batch
+            _progress(f"{grouped:,} articles grouped into stories")
+    _progress(f"grouped {grouped:,} articles into stories", last=True)
     return 0

@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Select, String, cast, column, func, literal, or_, select, table
+from sqlalchemy import Select, String, and_, cast, column, func, literal, or_, select, table
 from sqlalchemy.dialects.postgresql import TSQUERY
 from sqlalchemy.orm import Session
 
 from models.crawl import Source
 from models.page import Article, Comment, ListRecord, Page
 from models.search.document import FTS_TABLE, KINDS, SearchDocument
+from models.story import ArticleStory
 from reading.query import And, Node, Not, Or, Term, parse, positive_terms
 from reading.snippets import snippet
 
@@ -61,6 +62,7 @@ class Hit:
     score: float
     author: str | None = None
     article_url: str | None = None  # a comment's article, a record's list page
+    copies: int = 1  # copies of its story among the matches (with `collapse`)
 
     def as_json(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -139,29 +141,57 @@ def matching(session: Session, node: Node) -> Select[Any]:
             .where(fts.op("MATCH")(fts5_query(node))))
 
 
+def _collapsed(found: Select[Any]) -> Select[Any]:
+    """One row per story (an article's copies; anything else is its own story), the newest
+    copy, with the number of copies found. The matches are materialised first: SQLite
+    computes FTS5's bm25() only in the query that matches."""
+    matches = found.add_columns(SearchDocument.kind, SearchDocument.ref_id) \
+        .cte("matches").prefix_with("MATERIALIZED")
+    key = func.coalesce(ArticleStory.story_id, -matches.c.id)
+    window = {"partition_by": key}
+    ranked = (select(matches.c.id, matches.c.published_at, matches.c.score,
+                     func.row_number().over(**window, order_by=(matches.c.published_at.desc(),
+                                                                matches.c.id.desc()))
+                     .label("copy_rank"),
+                     func.count().over(**window).label("copies"))
+              .outerjoin(ArticleStory, and_(matches.c.kind == "article",
+                                            ArticleStory.article_id == matches.c.ref_id))
+              .subquery())
+    return select(ranked.c.id, ranked.c.published_at, ranked.c.score, ranked.c.copies) \
+        .where(ranked.c.copy_rank == 1)
+
+
 def search(session: Session, query: str | Node, filters: Filters = Filters(),
-           order: Order = "time", limit: int = 20, offset: int = 0) -> Results:
+           order: Order = "time", limit: int = 20, offset: int = 0,
+           collapse: bool = False) -> Results:
     """One page of hits for a query (text or tree), newest first or by relevance among the
     newest RELEVANCE_CANDIDATES matches (ranking reads each match's whole vector, so an
-    unbounded ranking of a common word would read a large part of the store); raises
-    QueryError for a bad query."""
+    unbounded ranking of a common word would read a large part of the store); with
+    `collapse`, a story's copies are one hit with their count. Raises QueryError for a bad
+    query."""
     node = parse(query) if isinstance(query, str) else query
     found_rows = filtered(matching(session, node), filters)
-    newest = (SearchDocument.published_at.desc(), SearchDocument.id.desc())
-    if order == "time":
-        found = found_rows.order_by(*newest)
-    else:
-        candidates = found_rows.order_by(*newest).limit(RELEVANCE_CANDIDATES).subquery()
-        found = select(candidates).order_by(candidates.c.score.desc(),
-                                            candidates.c.published_at.desc(),
-                                            candidates.c.id.desc())
-    rows = session.execute(found.offset(offset).limit(limit + 1)).all()
+    if order == "relevance":
+        found_rows = found_rows.order_by(SearchDocument.published_at.desc(),
+                                         SearchDocument.id.desc()).limit(RELEVANCE_CANDIDATES)
+    matches = (_collapsed(found_rows) if collapse else found_rows).subquery()
+    ordering = (matches.c.published_at.desc(), matches.c.id.desc())
+    if order == "relevance":
+        ordering = (matches.c.score.desc(), *ordering)
+    rows = session.execute(select(matches).order_by(*ordering)
+                           .offset(offset).limit(limit + 1)).all()
     ids = [row.id for row in rows[:limit]]
     documents = {doc.id: doc for doc in session.scalars(
         select(SearchDocument).where(SearchDocument.id.in_(ids)))}
     scored = [(documents[row.id], float(row.score or 0.0)) for row in rows[:limit]
               if row.id in documents]
-    return Results(_hits(session, scored, positive_terms(node)), more=len(rows) > limit)
+    hits = _hits(session, scored, positive_terms(node))
+    if collapse:
+        copies = {(documents[row.id].kind, documents[row.id].ref_id): row.copies
+                  for row in rows[:limit] if row.id in documents}
+        for hit in hits:
+            hit.copies = copies[hit.kind, hit.id]
+    return Results(hits, more=len(rows) > limit)
 
 
 def _hits(session: Session, documents: Sequence[tuple[SearchDocument, float]],

@@ -14,6 +14,7 @@ from reading.delivery import deliver_due, target_for
 from reading.options import add_database, sessions_for
 from reading.query import QueryError
 from reading.snippets import plain
+from reading.stories import group_new
 from reading.watches import WatchError, WatchSpec, add_watch, match_new
 
 
@@ -105,6 +106,7 @@ def alerts_main(argv: list[str]) -> int:
         return 2
     with sessions.begin() as session:
         if args.action == "deliver":
+            group_new(session)
             raised = match_new(session)
             counts = deliver_due(session)
             print(f"{raised} new alerts; deliveries: {counts['sent']} sent, "

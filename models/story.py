@@ -9,7 +9,7 @@ article is grouped again).
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, ForeignKey, Index, LargeBinary, SmallInteger
+from sqlalchemy import BigInteger, ForeignKey, LargeBinary, SmallInteger
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base
@@ -32,9 +32,8 @@ class StoryBand(Base):
     """One band key of an article's signature: equal keys make two articles candidates."""
 
     __tablename__ = "story_band"
-    __table_args__ = (Index("ix_story_band_band_bucket", "band", "bucket"),)
 
     article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"),
                                             primary_key=True)
     band: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
-    bucket: Mapped[int] = mapped_column(BigInteger)
+    bucket: Mapped[int] = mapped_column(BigInteger, index=True)  # names its band too

@@ -11,15 +11,15 @@ text), which keeps the estimate and bounds the cost of a long article.
 
 from __future__ import annotations
 
-import zlib
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 
 import numpy as np
 from datasketch import MinHash
-from sqlalchemy import select, tuple_
+from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
 from models.page import Article, Page
@@ -32,9 +32,12 @@ MIN_SHINGLES = 30  # fewer sampled shingles: too short to tell a copy from a coi
 PERMUTATIONS = 64
 BANDS = 32  # of PERMUTATIONS / BANDS rows: candidates from a Jaccard near 0.2 up
 COPY_CONTAINMENT = 0.7
+COPY_JACCARD = 0.25
 GROUP_BATCH = 500  # articles grouped per pass
 _SEED = 20261127
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
+_NOT_LETTERS = re.compile(r"[\W_]+")
+_BUCKETS_PER_QUERY = 900  # bound parameters per query (SQLite's limit is the tightest)
 
 
 @cache
@@ -57,24 +60,42 @@ class Signature:
 
 def signature(text: str) -> Signature | None:
     """The text's signature, or None when it is too short to group."""
-    letters = "".join(character for character in normalise(text) if character.isalnum())
-    hashes = {crc for start in range(len(letters) - SHINGLE_CHARACTERS + 1)
-              if (crc := zlib.crc32(letters[start:start + SHINGLE_CHARACTERS].encode()))
-              <= _SAMPLED}
+    hashes = _shingle_hashes(_NOT_LETTERS.sub("", normalise(text)))
     if len(hashes) < MIN_SHINGLES:
         return None
     sketch = MinHash(num_perm=PERMUTATIONS, hashfunc=int, permutations=_permutations(),
                      scheme="affine32")
-    sketch.update_batch(list(hashes))
+    sketch.update_batch(hashes.tolist())
     return Signature(sketch.hashvalues.astype(np.uint32), len(hashes))
 
 
+def _shingle_hashes(letters: str) -> np.ndarray:
+    """The distinct sampled 32-bit hashes of the text's shingles: a polynomial hash of each
+    SHINGLE_CHARACTERS code points, mixed (MurmurHash3's finaliser), kept when small."""
+    codes = np.frombuffer(letters.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    count = len(codes) - SHINGLE_CHARACTERS + 1
+    if count <= 0:
+        return np.empty(0, dtype=np.uint32)
+    hashes = np.zeros(count, dtype=np.uint64)
+    for offset in range(SHINGLE_CHARACTERS):
+        hashes = hashes * np.uint64(1_000_003) + codes[offset:offset + count]
+    for shift, factor in ((33, 0xFF51AFD7ED558CCD), (33, 0xC4CEB9FE1A85EC53), (33, 1)):
+        hashes ^= hashes >> np.uint64(shift)
+        hashes *= np.uint64(factor)
+    top = (hashes >> np.uint64(32)).astype(np.uint32)
+    return np.unique(top[top <= _SAMPLED])
+
+
 def band_keys(sig: Signature) -> list[tuple[int, int]]:
-    """(band, bucket) pairs: equal in a band means the signatures agree on all its rows."""
+    """(band, bucket) pairs: equal buckets mean the signatures agree on all of a band's rows
+    (the band number is mixed into the bucket, so a bucket alone names its band)."""
     rows = PERMUTATIONS // BANDS
-    values = sig.hashvalues.astype("<u4")
-    return [(band, int.from_bytes(values[band * rows:(band + 1) * rows].tobytes()[:8],
-                                  "little", signed=True)) for band in range(BANDS)]
+    values = sig.hashvalues.astype(np.uint64).reshape(BANDS, rows)
+    keys = np.zeros(BANDS, dtype=np.uint64)
+    for row in range(rows):
+        keys = keys * np.uint64(0x100000001B3) + values[:, row]
+    keys ^= np.arange(BANDS, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    return list(enumerate(keys.view(np.int64).tolist()))
 
 
 def containment(a: Signature, b: Signature) -> float:
@@ -84,50 +105,66 @@ def containment(a: Signature, b: Signature) -> float:
     return min(1.0, shared / min(a.shingles, b.shingles))
 
 
-def _candidates(session: Session, keys: Sequence[tuple[int, int]],
-                own: int) -> list[tuple[int, int, Signature]]:
-    """(article id, story id, signature) of articles sharing a band key."""
-    found = session.execute(
-        select(ArticleStory.article_id, ArticleStory.story_id, ArticleStory.signature,
-               ArticleStory.shingles)
-        .where(ArticleStory.article_id.in_(
-            select(StoryBand.article_id).where(tuple_(StoryBand.band, StoryBand.bucket)
-                                               .in_(keys))),
-               ArticleStory.article_id != own)).all()
-    return [(row.article_id, row.story_id, Signature.from_bytes(row.signature, row.shingles))
-            for row in found if row.signature]
+def _stored_by_bucket(session: Session, buckets: Iterable[int]
+                      ) -> dict[int, list[tuple[int, Signature]]]:
+    """bucket → (story id, signature) of the stored articles with that band key, for a
+    whole pass's buckets in a few queries."""
+    stories, bands = ArticleStory.__table__.c, StoryBand.__table__.c
+    wanted = sorted(set(buckets))
+    found: dict[int, list[tuple[int, Signature]]] = {}
+    for start in range(0, len(wanted), _BUCKETS_PER_QUERY):
+        rows = session.connection().execute(
+            select(bands.bucket, stories.story_id, stories.signature, stories.shingles)
+            .join(ArticleStory.__table__, stories.article_id == bands.article_id)
+            .where(bands.bucket.in_(wanted[start:start + _BUCKETS_PER_QUERY]),
+                   stories.signature.is_not(None)))
+        for row in rows:
+            found.setdefault(row.bucket, []).append(
+                (row.story_id, Signature.from_bytes(row.signature, row.shingles)))
+    return found
 
 
-def group(session: Session, article_id: int, text: str) -> int:
-    """Give one article its story (joining the closest copy's, else its own); returns it."""
-    sig = signature(text)
-    story = article_id
-    if sig is not None:
-        keys = band_keys(sig)
-        scored = [(containment(sig, other), story_id)
-                  for _, story_id, other in _candidates(session, keys, article_id)]
-        copies = [entry for entry in scored if entry[0] >= COPY_CONTAINMENT]
-        if copies:
-            story = max(copies)[1]
-        session.add_all(StoryBand(article_id=article_id, band=band, bucket=bucket)
-                        for band, bucket in keys)
-    session.add(ArticleStory(article_id=article_id, story_id=story,
-                             signature=sig.to_bytes() if sig else None,
-                             shingles=sig.shingles if sig else 0))
-    session.flush()
-    return story
+def is_copy(a: Signature, b: Signature) -> bool:
+    """Copies share most of the shorter text (containment) and enough of both (Jaccard):
+    the containment of a short text in a long one is too noisy an estimate alone."""
+    jaccard = float(np.mean(a.hashvalues == b.hashvalues))
+    return jaccard >= COPY_JACCARD and containment(a, b) >= COPY_CONTAINMENT
 
 
 def group_new(session: Session, limit: int = GROUP_BATCH) -> int:
     """Group the articles stored since the last pass, oldest publication first (so a story's
-    first member is its earliest copy where the crawl saw it); returns how many."""
+    first member is its earliest copy where the crawl saw it); returns how many. An article
+    joins the story of the closest copy among those stored and those grouped before it in
+    this pass, else starts its own."""
     pending = session.execute(
         select(Article.id, Article.body_text).outerjoin(ArticleStory)
         .where(ArticleStory.article_id.is_(None))
         .order_by(Article.published_at.is_(None), Article.published_at, Article.id)
         .limit(limit)).all()
-    for article_id, body in pending:
-        group(session, article_id, body or "")
+    signed = [(article_id, sig, band_keys(sig) if sig else [])
+              for article_id, body in pending for sig in [signature(body or "")]]
+    known = _stored_by_bucket(session, (bucket for _, _, keys in signed
+                                        for _, bucket in keys))
+    stories, bands = [], []
+    for article_id, sig, keys in signed:
+        story = article_id
+        if sig is not None:
+            candidates = [entry for _, bucket in keys for entry in known.get(bucket, ())]
+            copies = [(containment(sig, other), story_id) for story_id, other in candidates
+                      if is_copy(sig, other)]
+            if copies:
+                story = max(copies)[1]
+            for _, bucket in keys:  # later articles of this pass see this one
+                known.setdefault(bucket, []).append((story, sig))
+            bands += [{"article_id": article_id, "band": band, "bucket": bucket}
+                      for band, bucket in keys]
+        stories.append({"article_id": article_id, "story_id": story,
+                        "signature": sig.to_bytes() if sig else None,
+                        "shingles": sig.shingles if sig else 0})
+    if stories:
+        session.execute(insert(ArticleStory.__table__), stories)
+    if bands:
+        session.execute(insert(StoryBand.__table__), bands)
     return len(pending)
 
 

@@ -48,12 +48,12 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("article_id", "band", name=op.f("pk_story_band")),
     )
     with op.batch_alter_table("story_band", schema=None) as batch_op:
-        batch_op.create_index("ix_story_band_band_bucket", ["band", "bucket"], unique=False)
+        batch_op.create_index(batch_op.f("ix_story_band_bucket"), ["bucket"], unique=False)
 
 
 def downgrade() -> None:
     with op.batch_alter_table("story_band", schema=None) as batch_op:
-        batch_op.drop_index("ix_story_band_band_bucket")
+        batch_op.drop_index(batch_op.f("ix_story_band_bucket"))
 
     op.drop_table("story_band")
     with op.batch_alter_table("article_story", schema=None) as batch_op:

@@ -19,8 +19,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
+from models.page import Article, Page
 from models.search import SearchDocument
 from models.story import ArticleStory
 from models.watch import Alert, Delivery, Watch
@@ -71,13 +72,21 @@ def add_watch(session: Session, spec: WatchSpec) -> Watch:
     return watch
 
 
-def story_key(kind: str, ref_id: int, url: str, story: int | None = None) -> str:
-    """What makes two hits the same news for a watch: an article is its story (all copies
-    of a reprint are one), else its URL; a list record is the URL it links (a record of an
-    article already alerted is not news); a comment is itself."""
-    if kind == "comment":
-        return f"comment:{ref_id}"
-    return f"story:{story}" if story is not None else f"url:{url}"[:100]
+def story_key(kind: str, ref_id: int, url: str) -> str:
+    """What makes two hits the same news for a watch: an article is its story, named by the
+    URL of the story's first copy (all copies of a reprint are one, and the name outlives
+    the rows); a list record is the URL it links (a record of an article already alerted is
+    not news); a comment is itself."""
+    return f"comment:{ref_id}" if kind == "comment" else f"url:{url}"[:100]
+
+
+def _first_copies(session: Session, article_ids: list[int]) -> dict[int, str]:
+    """article id → URL of its story's first copy, for articles grouped into a story."""
+    first = aliased(Article)
+    return dict(session.execute(
+        select(ArticleStory.article_id, Page.url)
+        .join(first, first.id == ArticleStory.story_id).join(Page, Page.id == first.page_id)
+        .where(ArticleStory.article_id.in_(article_ids))).all())
 
 
 def _insert_ignoring_duplicates(session: Session, table: Any, rows: list[dict[str, Any]],
@@ -99,16 +108,14 @@ def match_watch(session: Session, watch: Watch, through: int) -> int:
         return 0
     documents = session.scalars(select(SearchDocument).where(SearchDocument.id.in_(found))).all()
     terms = positive_terms(node)
-    stories = dict(session.execute(select(ArticleStory.article_id, ArticleStory.story_id).where(
-        ArticleStory.article_id.in_([d.ref_id for d in documents if d.kind == "article"]))).all())
+    stories = _first_copies(session, [doc.ref_id for doc in documents if doc.kind == "article"])
     rows = []
     for kind in {doc.kind for doc in documents}:
         texts = texts_of(session, kind, [doc.ref_id for doc in documents if doc.kind == kind])
         for doc in (doc for doc in documents if doc.kind == kind and doc.ref_id in texts):
             title, text, url, _, _ = texts[doc.ref_id]
-            story = stories.get(doc.ref_id) if kind == "article" else None
-            rows.append({"watch_id": watch.id,
-                         "story_key": story_key(kind, doc.ref_id, url, story),
+            named = stories.get(doc.ref_id, url) if kind == "article" else url
+            rows.append({"watch_id": watch.id, "story_key": story_key(kind, doc.ref_id, named),
                          "kind": kind, "ref_id": doc.ref_id, "url": url, "title": title,
                          "snippet": snippet(text or title, terms), "site": doc.site,
                          "published_at": doc.published_at})

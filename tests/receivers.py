@@ -1,10 +1,14 @@
 """Local stand-ins for alert targets: an HTTP webhook receiver and an SMTP server
-(aiosmtpd), each on 127.0.0.1, recording what they receive."""
+(aiosmtpd), each on 127.0.0.1, recording what they receive. The webhook also runs alone
+(`python -m tests.receivers`) for trying watches out on the demo site."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -21,7 +25,7 @@ from aiosmtpd.controller import Controller
 class WebhookReceiver:
     """Records each POST (path, parsed JSON body); answers `status` (settable)."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
         self.posts: list[tuple[str, Any]] = []
         self.arrived: list[datetime] = []  # when each post came, in order
         self.status = 200
@@ -45,7 +49,7 @@ class WebhookReceiver:
             def log_message(self, *_: Any) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -94,3 +98,28 @@ def wait_for(condition: Any, seconds: float = 10.0) -> bool:
             return True
         time.sleep(0.05)
     return bool(condition())
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m tests.receivers [--port N]`: a local webhook for trying alerts out; prints
+    each JSON body it receives, one per line, until interrupted."""
+    parser = argparse.ArgumentParser(prog="python -m tests.receivers")
+    parser.add_argument("--port", type=int, default=8765)
+    receiver = WebhookReceiver(parser.parse_args(argv).port)
+    print(f"listening on {receiver.url}/", file=sys.stderr, flush=True)
+    shown = 0
+    try:
+        while True:
+            time.sleep(0.2)
+            for _, payload in receiver.posts[shown:]:
+                print(json.dumps(payload, ensure_ascii=False), flush=True)
+            shown = len(receiver.posts)
+    except KeyboardInterrupt:
+        receiver.close()
+        return 0
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    sys.exit(main())

@@ -1,6 +1,6 @@
 """`python -m crawler COMMAND`: migrate (create/upgrade the schema), schedule (push due sources
 to the shared Redis frontier), replay-spill (write journalled items a crawl could not store),
-search, reindex (the search index), export, watch and alerts.
+search, reindex (the search index), export, watch, alerts and api.
 The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ COMMANDS = {
     "export": ("reading.export", "export_main", "stream stored results as JSON lines or CSV"),
     "watch": ("reading.watch_cli", "watch_main", "add, list or remove watches (standing queries)"),
     "alerts": ("reading.watch_cli", "alerts_main", "list alerts; deliver what is due"),
+    "api": ("reading.api", "main", "serve the HTTP API (search, articles, watches, alerts)"),
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from sqlalchemy import Select, String, and_, cast, column, func, literal, or_, select, table
@@ -103,6 +103,12 @@ def fts5_query(node: Node) -> str:
     return f"({text} NOT ({' OR '.join(negatives)}))" if negatives else text
 
 
+def _utc(moment: datetime) -> datetime:
+    """An instant in UTC (a time without a zone counts as UTC): any offset Python accepts,
+    some of which PostgreSQL does not."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 def filtered(statement: Select[Any], filters: Filters) -> Select[Any]:
     document = SearchDocument
     if filters.sources:
@@ -120,9 +126,9 @@ def filtered(statement: Select[Any], filters: Filters) -> Select[Any]:
         if values:
             statement = statement.where(getattr(document, name).in_(values))
     if filters.since:
-        statement = statement.where(document.published_at >= filters.since)
+        statement = statement.where(document.published_at >= _utc(filters.since))
     if filters.until:
-        statement = statement.where(document.published_at < filters.until)
+        statement = statement.where(document.published_at < _utc(filters.until))
     return statement
 
 

@@ -1,6 +1,7 @@
 """`python -m crawler COMMAND`: migrate (create/upgrade the schema), schedule (push due sources
 to the shared Redis frontier), replay-spill (write journalled items a crawl could not store),
-search, reindex (the search index), export, watch, alerts and api.
+search, reindex (the search index), export, watch, alerts, api, and
+sources (import/export).
 The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ COMMANDS = {
     "watch": ("reading.watch_cli", "watch_main", "add, list or remove watches (standing queries)"),
     "alerts": ("reading.watch_cli", "alerts_main", "list alerts; deliver what is due"),
     "api": ("reading.api", "main", "serve the HTTP API (search, articles, watches, alerts)"),
+    "sources": ("crawler.source_file", "main", "import or export sources as YAML or JSON"),
 }
 
 

@@ -1,7 +1,7 @@
 """search index
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 Create Date: 2026-11-27 19:40:00
 
 The index starts empty: `python -m crawler reindex` fills it for rows stored before.
@@ -14,7 +14,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0004"
-down_revision: str | None = "0002"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -35,6 +35,9 @@ bench: install
 	$(PY) -m bench.records
 	$(PY) -m bench.sites
 	$(PY) -m bench.store
+	$(PY) -m bench.search --reuse
+	$(PY) -m bench.stories
+	$(PY) -m bench.alerts
 	$(PY) -m bench.crawl --scale 4 --repeat 3
 	$(PY) -m bench.soak --scale 72 --distributed
 

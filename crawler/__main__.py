@@ -1,5 +1,7 @@
 """`python -m crawler COMMAND`: migrate (create/upgrade the schema), schedule (push due sources
-to the shared Redis frontier), replay-spill (write journalled items a crawl could not store).
+to the shared Redis frontier), replay-spill (write journalled items a crawl could not store),
+search, reindex (the search index), export, watch, alerts, api, and
+sources (import/export).
 The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
 
 from __future__ import annotations
@@ -12,6 +14,13 @@ COMMANDS = {
     "migrate": ("crawler.migrate", "main", "bring the database schema to the latest version"),
     "schedule": ("crawler.cluster.schedule", "main", "start runs of due sources (Redis mode)"),
     "replay-spill": ("models.persist", "replay_main", "write spilled items to the database"),
+    "search": ("reading.cli", "search_main", "search stored articles, comments and records"),
+    "reindex": ("reading.cli", "reindex_main", "rebuild the search index of stored pages"),
+    "export": ("reading.export", "export_main", "stream stored results as JSON lines or CSV"),
+    "watch": ("reading.watch_cli", "watch_main", "add, list or remove watches (standing queries)"),
+    "alerts": ("reading.watch_cli", "alerts_main", "list alerts; deliver what is due"),
+    "api": ("reading.api", "main", "serve the HTTP API (search, articles, watches, alerts)"),
+    "sources": ("crawler.source_file", "main", "import or export sources as YAML or JSON"),
 }
 
 

@@ -39,6 +39,8 @@ logger = logging.getLogger(__name__)
 # without extraction is counted by the spider).
 _REVISIT_OUTCOMES = {"updated": "revisits/changed", "unchanged": "revisits/unchanged"}
 
+batch_stored = object()  # signal: a batch of items was committed to the database
+
 
 class PersistStage:
     """Items reach the journal synchronously and the database in batches; a batch that
@@ -141,6 +143,7 @@ class PersistStage:
             for name, value in written.events.items():
                 spider.count(meta, name, value)
         spider.requests_done(metas)
+        self.crawler.signals.send_catch_log(signal=batch_stored)
 
     def _written(self, _: list[Written]) -> None:
         self._writing = None

@@ -102,9 +102,12 @@ STATS_CLASS = "crawler.patches.stats.StatsCollector"
 # at most LOG_LINE_MAX_CHARS characters (the defaults shared with the command-line tools).
 EXTENSIONS = {"crawler.log_guard.GuardLogLines": -1000,
               "crawler.patches.gc_freeze.FreezeStartupObjects": 0,
-              "crawler.run_record.RunRecord": 0}
+              "crawler.run_record.RunRecord": 0,
+              "crawler.watching.WatchAlerts": 0}
 LOG_LINE_MAX_CHARS = LOG_LINES.line_max_chars
 LOG_RECORD_MAX_LINES = LOG_LINES.record_max_lines
+# Match watches and send due alerts after every stored batch (crawler/watching.py).
+WATCHES_ENABLED = True
 GC_YOUNG_THRESHOLD = 10_000
 
 # The spider's follow-up requests, per source: depth and pagination chain, scope, URL

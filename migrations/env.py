@@ -8,6 +8,7 @@ from alembic import context
 
 from models import Base
 from models.db import get_engine
+from models.search.document import is_modelled
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logging", True):
@@ -36,7 +37,8 @@ def run_migrations_online() -> None:
 def _run(connection) -> None:  # type: ignore[no-untyped-def]
     # Batch mode lets SQLite alter tables (it rebuilds them); a no-op on PostgreSQL.
     context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=True, compare_type=True)
+                      render_as_batch=True, compare_type=True,
+                      include_object=is_modelled(connection.dialect.name))
     with context.begin_transaction():
         context.run_migrations()
     connection.commit()

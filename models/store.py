@@ -21,6 +21,7 @@ from models.articles import save_articles
 from models.crawl import CrawlRun
 from models.page import ListRecord, Page
 from models.revisit import RevisitPolicy, next_visit
+from models.search import reindex_pages
 from models.stored import to_datetime
 from pipelines import ARTICLE_TYPES
 
@@ -195,6 +196,7 @@ def save_pages(session: Session, pages: Iterable[dict[str, Any]]) -> SaveCounts:
         ids = _upsert_pages(session, changed, stored)
         _replace_records(session, ids, changed)
         counts.events.update(save_articles(session, ids, changed))
+        reindex_pages(session, ids.values())
     return counts
 
 

@@ -17,11 +17,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 
 from crawler.migrate import upgrade
-from models import Article, Comment, CrawlRun, ListRecord, Page
-from models.db import PROJECT_ROOT, session_factory
+from models import Article, Comment, CrawlRun, ListRecord, Page, SiteTemplate, Source
+from models.db import PROJECT_ROOT, get_engine, session_factory
 from models.persist import DEFAULT_JOURNAL_ROOT, store_journal_root
 from pipelines.results import ARTICLE_TYPES
 from tests.demosite import DemoServer
@@ -104,16 +104,23 @@ def _differences(pages: list, truth: dict[str, dict], base_url: str) -> list[str
     return lines
 
 
+CRAWLED = (Page, CrawlRun, Source, SiteTemplate)  # what a demo run empties
+
+
 def demo_database(explicit: str | None) -> str:
-    """The demo's store: the URL given, else its own SQLite file, emptied first (with its
-    journal) so each run starts clean and never mixes with a real crawl's store."""
+    """The demo's store: the URL given, else its own SQLite file, emptied first of what
+    crawls wrote (with its journal) so each run starts clean and never mixes with a real
+    crawl's store; its watches and their alerts stay, so a watch added between two demo
+    runs sees the second one's pages."""
     if explicit:
         return explicit
     url = f"sqlite:///{DEMO_SQLITE}"
     DEMO_SQLITE.parent.mkdir(parents=True, exist_ok=True)
-    for path in (DEMO_SQLITE, *(DEMO_SQLITE.with_name(DEMO_SQLITE.name + suffix)
-                                for suffix in ("-wal", "-shm"))):
-        path.unlink(missing_ok=True)
+    if DEMO_SQLITE.exists():
+        upgrade(url)
+        with get_engine(url).begin() as connection:
+            for table in CRAWLED:  # their rows' children go by cascade
+                connection.execute(delete(table))
     journal_base = Path(os.environ.get("JOURNAL_DIR") or DEFAULT_JOURNAL_ROOT)
     shutil.rmtree(store_journal_root(journal_base, url), ignore_errors=True)
     return url

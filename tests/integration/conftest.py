@@ -5,15 +5,18 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
 
 from models import Base
 from models.db import PROJECT_ROOT as ROOT
+from models.db import get_engine
 from tests import services
 
 # Every crawl of these tests fetches servers on 127.0.0.1, which a crawl refuses unless told;
@@ -85,3 +88,19 @@ def pg_url(pg_session_url: str) -> str:
 def redis_url() -> str:
     services.ensure_redis()
     return "redis://127.0.0.1:6379/0"
+
+
+@pytest.fixture(params=["postgresql", "sqlite"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A migrated, empty store of each kind: tests that take it run on both."""
+    if request.param == "postgresql":
+        return request.getfixturevalue("pg_url")
+    url = f"sqlite:///{tmp_path / 'search.sqlite3'}"
+    command.upgrade(alembic_config(url), "head")
+    return url
+
+
+@pytest.fixture
+def session(store_url: str) -> Iterator[Session]:
+    with sessionmaker(get_engine(store_url))() as session:
+        yield session

@@ -11,12 +11,15 @@ from sqlalchemy import create_engine, inspect
 
 from models import Base
 from models.schema import alembic_config
+from models.search.document import is_modelled
 
 
 def _differences(url: str) -> list[object]:
     engine = create_engine(url)
     with engine.connect() as connection:
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        context = MigrationContext.configure(connection, opts={
+            "compare_type": True,
+            "include_object": is_modelled(connection.dialect.name)})
         diff = compare_metadata(context, Base.metadata)
     engine.dispose()
     return diff

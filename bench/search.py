@@ -1,0 +1,230 @@
+"""Search speed on PostgreSQL at scale: generated articles, real queries, p50/p95 latency.
+
+Articles are made of sentences of the real-site corpus (../shared/data/realsites: five
+Chinese and three English sites), at those sites' body lengths, published over two
+years, 70 % Chinese. Pages and articles are loaded with COPY; the index rows are built by
+the store's own code (`reindex_pages`, what `python -m crawler reindex` runs), so the
+backfill rate is measured too. Queries run in this process against a warm database:
+two-character Chinese words from frequent to rare with a 30-day filter (newest first and
+by relevance), and three-term boolean queries.
+
+    python -m bench.search [--articles 1000000] [--reuse] [--admin-url URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import sessionmaker
+
+from models.search import reindex_pages
+from models.search.terms import index_text
+from reading.search import Filters, search
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "realsites"
+DATABASE = "crawler_bench_search"
+_SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
+NOW = datetime(2026, 11, 27, tzinfo=UTC)
+
+
+def corpus() -> dict[str, tuple[list[str], list[int]]]:
+    """language → (sentences, body lengths) of the real-site truth."""
+    found: dict[str, tuple[list[str], list[int]]] = {"zh": ([], []), "en": ([], [])}
+    for truth_file in sorted(DATA.glob("*/truth.json")):
+        truth = json.loads(truth_file.read_text(encoding="utf-8"))
+        language = "zh" if truth["site"].get("language") == "zh" else "en"
+        sentences, lengths = found[language]
+        pages = truth["pages"].values() if isinstance(truth["pages"], dict) else truth["pages"]
+        for page in pages:
+            body = page.get("body") if isinstance(page, dict) else None
+            if body:
+                lengths.append(len(body))
+                sentences += [s.strip() for s in _SENTENCE.findall(body) if len(s.strip()) > 4]
+    return found
+
+
+def _article(rng: random.Random, sentences: list[str], lengths: list[int]) -> str:
+    wanted, parts, size = rng.choice(lengths), [], 0
+    while size < wanted:
+        sentence = rng.choice(sentences)
+        parts.append(sentence)
+        size += len(sentence)
+    return " ".join(parts)
+
+
+def _copy(connection, table: str, columns: str, rows: list[tuple]) -> None:  # type: ignore[no-untyped-def]
+    buffer = io.StringIO()
+    for row in rows:
+        buffer.write("\t".join("\\N" if value is None else str(value).replace("\\", "\\\\")
+                               .replace("\t", " ").replace("\n", " ") for value in row) + "\n")
+    buffer.seek(0)
+    connection.cursor().copy_expert(f"COPY {table} ({columns}) FROM STDIN", buffer)
+
+
+def generate(url: str, count: int, seed: int = 7) -> dict[str, float]:
+    """Load `count` pages with articles and their index rows, then time the store's own
+    rebuild (`reindex_pages`) of a slice; returns timings. The bulk load computes the terms
+    with the store's function and the vectors with the store's expression, set-based
+    (COPY, then one INSERT … SELECT per chunk, the GIN index built at the end): the same
+    rows, an hour sooner than page-by-page at a million."""
+    rng = random.Random(seed)
+    texts = corpus()
+    engine = create_engine(url)
+    started = time.perf_counter()
+    with engine.begin() as connection:
+        connection.execute(text("DROP INDEX ix_search_document_vector"))
+        connection.execute(text("CREATE UNLOGGED TABLE staging (kind text, ref_id int, "
+                                "page_id int, site text, page_type text, language text, "
+                                "published_at timestamptz, title_terms text, text_terms text)"))
+    raw = engine.raw_connection()
+    chunk = 10_000
+    for first in range(1, count + 1, chunk):
+        pages, articles, rows = [], [], []
+        for number in range(first, min(count + 1, first + chunk)):
+            language = "zh" if rng.random() < 0.7 else "en"
+            sentences, lengths = texts[language]
+            body, title = _article(rng, sentences, lengths), rng.choice(sentences)[:120]
+            when = (NOW - timedelta(seconds=rng.randrange(2 * 365 * 86400))).isoformat()
+            host = f"site{number % 500}.example.{'cn' if language == 'zh' else 'com'}"
+            pages.append((number, f"http://{host}/a/{number}", f"http://{host}/a/{number}", 200,
+                          when, when, f"{number:064x}", "news", "[]"))
+            articles.append((number, number, title, when, language, body, ""))
+            rows.append(("article", number, number, host, "news", language, when,
+                         index_text(title), index_text(body)))
+        _copy(raw, "page", "id, url, final_url, status, fetched_at, first_seen_at, "
+              "content_hash, page_type, type_candidates", pages)
+        _copy(raw, "article", "id, page_id, title, published_at, language, body_text, "
+              "body_html", articles)
+        _copy(raw, "staging", "kind, ref_id, page_id, site, page_type, language, "
+              "published_at, title_terms, text_terms", rows)
+        with raw.cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO search_document (kind, ref_id, page_id, site, page_type, language,"
+                " published_at, title_terms, text_terms, vector) SELECT kind, ref_id, page_id,"
+                " site, page_type, language, published_at, '', '', "
+                "setweight(to_tsvector('simple', title_terms), 'A') || "
+                "to_tsvector('simple', text_terms) FROM staging; TRUNCATE staging")
+        raw.commit()
+        print(f"\rloaded {min(count, first + chunk - 1):,} articles, "
+              f"{time.perf_counter() - started:.0f} s", end="", file=sys.stderr)
+    raw.close()
+    loaded = time.perf_counter()
+    with engine.begin() as connection:
+        connection.execute(text("DROP TABLE staging"))
+        connection.execute(text("CREATE INDEX ix_search_document_vector ON search_document "
+                                "USING gin (vector)"))
+        connection.execute(text("ANALYZE"))
+    built = time.perf_counter()
+    sessions = sessionmaker(engine)
+    sample = range(1, min(count, 5000) + 1)
+    cpu, wall = time.process_time(), time.perf_counter()
+    for first in range(sample.start, sample.stop, 500):
+        with sessions.begin() as session:
+            reindex_pages(session, range(first, min(sample.stop, first + 500)))
+    rebuild, rebuild_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(file=sys.stderr)
+    return {"bulk_load_s": loaded - started, "gin_build_s": built - loaded,
+            "reindex_sample_articles": len(sample),
+            "reindex_articles_per_s": len(sample) / rebuild,
+            "reindex_cpu_ms_per_article": 1000 * rebuild_cpu / len(sample)}
+
+
+def _words(url: str, rng: random.Random) -> list[str]:
+    """Two-character Chinese words of the corpus from frequent to rare (by the corpus)."""
+    counts: Counter[str] = Counter()
+    for sentence in corpus()["zh"][0]:
+        counts.update(re.findall(r"[\u4e00-\u9fff]{2}", sentence))
+    ranked = [word for word, _ in counts.most_common()]
+    picks = ranked[:10] + rng.sample(ranked[10:500], 20) + rng.sample(ranked[500:5000], 20)
+    return picks
+
+
+def _timed(session, query: str, filters: Filters, order: str) -> float:  # type: ignore[no-untyped-def]
+    started = time.perf_counter()
+    search(session, query, filters, order=order, limit=20)  # type: ignore[arg-type]
+    return (time.perf_counter() - started) * 1000
+
+
+def queries(url: str) -> dict[str, dict[str, float]]:
+    rng = random.Random(11)
+    words = _words(url, rng)
+    english = ["function", "python", "install", "release", "version", "data", "model",
+               "drawing", "command", "error"]
+    booleans = [f"{a} {b} -{c}"
+                for a, b, c in zip(words[:20], words[20:40], words[10:30], strict=True)]
+    booleans += [f"({a} OR {b}) {c}"
+                 for a, b, c in zip(words[30:50], words[:20], english * 2, strict=True)]
+    sessions = sessionmaker(create_engine(url))
+    results: dict[str, dict[str, float]] = {}
+    month = Filters(since=NOW - timedelta(days=30))
+    with sessions() as session:
+        cases = {"two-char word, 30 days, newest first": [(w, month, "time") for w in words],
+                 "two-char word, 30 days, relevance": [(w, month, "relevance") for w in words],
+                 "two-char word, no filter, newest first": [(w, Filters(), "time")
+                                                           for w in words],
+                 "three-term boolean, newest first": [(q, Filters(), "time") for q in booleans],
+                 "three-term boolean, relevance": [(q, Filters(), "relevance")
+                                                   for q in booleans]}
+        for name, runs in cases.items():
+            for query, filters, order in runs:  # warm
+                _timed(session, query, filters, order)
+            times = sorted(_timed(session, query, filters, order)
+                           for query, filters, order in runs)
+            results[name] = {"queries": len(times), "p50_ms": statistics.median(times),
+                             "p95_ms": times[int(0.95 * (len(times) - 1))],
+                             "max_ms": times[-1]}
+            print(f"{name:42} p50 {results[name]['p50_ms']:7.1f} ms  "
+                  f"p95 {results[name]['p95_ms']:7.1f} ms  max {times[-1]:7.1f} ms")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.search")
+    parser.add_argument("--articles", type=int, default=1_000_000)
+    parser.add_argument("--admin-url", default="postgresql+psycopg2://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--reuse", action="store_true",
+                        help=f"query the database {DATABASE} a previous run left, if complete")
+    args = parser.parse_args(argv)
+    url = make_url(args.admin_url).set(database=DATABASE).render_as_string(hide_password=False)
+    admin = create_engine(args.admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        exists = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                                    {"name": DATABASE}).scalar()
+    have = 0
+    if exists:
+        with create_engine(url).connect() as connection:
+            have = connection.execute(text("SELECT count(*) FROM search_document")).scalar()
+    timings: dict[str, float] = {}
+    if not (args.reuse and have >= args.articles):
+        from alembic import command
+
+        from models.schema import alembic_config
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)'))
+            connection.execute(text(f'CREATE DATABASE "{DATABASE}"'))
+        command.upgrade(alembic_config(url), "head")
+        timings = generate(url, args.articles)
+        print(json.dumps(timings))
+    with create_engine(url).connect() as connection:
+        size = connection.execute(text(
+            "SELECT pg_size_pretty(pg_total_relation_size('search_document')), "
+            "pg_size_pretty(pg_total_relation_size('article'))")).one()
+    print(f"{args.articles:,} articles; index table {size[0]}, article table {size[1]}")
+    queries(url)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

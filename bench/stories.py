@@ -1,0 +1,144 @@
+"""Story grouping quality and cost: real bodies (the real-site corpus) re-published with
+the edits portals make, grouped by the store's own code, scored pairwise.
+
+Each original gets 0 to 5 copies; each copy takes some of: a byline or wire dateline put
+in front, an 编辑 / 来源 / share-bar footer, paragraphs reordered, the last paragraphs
+trimmed (up to 40 %), a sentence dropped, a few characters changed. Headlines change too
+(they are not part of the body). Pairs of articles in one predicted story are scored
+against pairs in one true story: precision and recall. Cost is CPU per grouped article,
+in this process, with the store at the set's size.
+
+    python -m bench.stories [--originals 400] [--seed 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+from itertools import combinations
+from pathlib import Path
+
+from alembic import command
+from sqlalchemy import select
+from sqlalchemy.orm import sessionmaker
+
+from models.db import get_engine
+from models.page import Article, Page
+from models.schema import alembic_config
+from models.store import save_pages
+from models.story import ArticleStory
+from reading.stories import group_new
+from tests.factories import article_page
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "realsites"
+BYLINES = ["新华社北京11月27日电（记者 王五）", "本报讯 记者 李明 通讯员 张华", "中新网11月27日电",
+           "By Staff Reporter", "(Reuters) -"]
+FOOTERS = ["（责任编辑：李四）", "来源：人民网 编辑：赵六", "扫一扫分享到微信朋友圈 相关阅读",
+           "本文仅代表作者观点，不代表本站立场。", "Share this article: Facebook Twitter Email"]
+
+
+def originals(count: int, rng: random.Random) -> list[str]:
+    """Distinct real bodies of at least 400 characters, several paragraphs each."""
+    bodies = []
+    for truth_file in sorted(DATA.glob("*/truth.json")):
+        pages = json.loads(truth_file.read_text(encoding="utf-8"))["pages"]
+        for page in pages.values() if isinstance(pages, dict) else pages:
+            body = page.get("body") if isinstance(page, dict) else None
+            if body and len(body) >= 400 and body.count("\n") >= 2:
+                bodies.append(body)
+    unique = sorted(set(bodies))
+    rng.shuffle(unique)
+    return unique[:count]
+
+
+def reprint(body: str, rng: random.Random) -> str:
+    paragraphs = [p for p in body.split("\n") if p.strip()]
+    if rng.random() < 0.5:
+        middle = paragraphs[1:-1]
+        rng.shuffle(middle)
+        paragraphs = paragraphs[:1] + middle + paragraphs[-1:]
+    if rng.random() < 0.5 and len(paragraphs) > 3:
+        paragraphs = paragraphs[:max(2, int(len(paragraphs) * rng.uniform(0.6, 0.9)))]
+    if rng.random() < 0.5:
+        index = rng.randrange(len(paragraphs))
+        sentences = re.split(r"(?<=[。！？.!?])", paragraphs[index])
+        if len(sentences) > 2:
+            del sentences[rng.randrange(len(sentences))]
+            paragraphs[index] = "".join(sentences)
+    text = "\n\n".join(paragraphs)
+    if rng.random() < 0.5:
+        chars = list(text)
+        for _ in range(rng.randrange(1, 6)):
+            chars[rng.randrange(len(chars))] = rng.choice("的了是在和有")
+        text = "".join(chars)
+    if rng.random() < 0.7:
+        text = rng.choice(BYLINES) + " " + text
+    if rng.random() < 0.7:
+        text += "\n\n" + rng.choice(FOOTERS)
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.stories")
+    parser.add_argument("--originals", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    truth: dict[str, int] = {}
+    pages = []
+    start = datetime(2026, 11, 1, tzinfo=UTC)
+    for number, body in enumerate(originals(args.originals, rng)):
+        for copy in range(1 + rng.choice([0, 0, 1, 2, 3, 5])):
+            url = f"http://site{rng.randrange(50)}.example/{number}/{copy}.html"
+            page = article_page(url, body=body if copy == 0 else reprint(body, rng),
+                                comments=())
+            page["article"]["title"] = f"标题 {number}-{copy}"
+            page["article"]["published_at"] = (start + timedelta(hours=rng.randrange(500))
+                                               ).isoformat()
+            pages.append(page)
+            truth[url] = number
+    rng.shuffle(pages)
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{folder}/stories.sqlite3"
+        command.upgrade(alembic_config(url), "head")
+        sessions = sessionmaker(get_engine(url))
+        with sessions.begin() as session:
+            save_pages(session, pages)
+        cpu = time.process_time()
+        with sessions.begin() as session:
+            grouped = 0
+            while batch := group_new(session):
+                grouped += batch
+        cpu = time.process_time() - cpu
+        with sessions() as session:
+            predicted = dict(session.execute(
+                select(Page.url, ArticleStory.story_id).join(Article, Article.page_id == Page.id)
+                .join(ArticleStory, ArticleStory.article_id == Article.id)).all())
+    stories: dict[int, list[str]] = defaultdict(list)
+    for page_url, story in predicted.items():
+        stories[story].append(page_url)
+    predicted_pairs = {frozenset(pair) for members in stories.values()
+                       for pair in combinations(members, 2)}
+    true_stories: dict[int, list[str]] = defaultdict(list)
+    for page_url, number in truth.items():
+        true_stories[number].append(page_url)
+    true_pairs = {frozenset(pair) for members in true_stories.values()
+                  for pair in combinations(members, 2)}
+    hits = len(predicted_pairs & true_pairs)
+    precision = hits / len(predicted_pairs) if predicted_pairs else 1.0
+    recall = hits / len(true_pairs) if true_pairs else 1.0
+    print(f"{len(true_stories)} originals, {len(truth)} articles, {len(true_pairs)} copy pairs; "
+          f"pairwise precision {precision:.3f}, recall {recall:.3f}; "
+          f"grouping {1000 * cpu / grouped:.2f} ms CPU per article ({grouped} grouped)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""Stories: articles that are copies of one another (reprints of the same wire copy with
+new headlines, bylines and templates) share a story id.
+
+Each grouped article keeps its MinHash signature and its locality-sensitive band keys; a
+new article's candidates are the articles sharing a band key with it (one indexed lookup),
+so grouping costs the same at any store size. Rows go with their article (a rewritten
+article is grouped again).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import BigInteger, ForeignKey, LargeBinary, SmallInteger
+from sqlalchemy.orm import Mapped, mapped_column
+
+from models.base import Base
+
+
+class ArticleStory(Base):
+    """An article's story and the signature it was grouped by."""
+
+    __tablename__ = "article_story"
+
+    article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"),
+                                            primary_key=True)
+    # The id of the story's first grouped article: a label shared by the copies.
+    story_id: Mapped[int] = mapped_column(index=True)
+    signature: Mapped[bytes | None] = mapped_column(LargeBinary)  # None: too short to compare
+    shingles: Mapped[int] = mapped_column(default=0)  # distinct shingles signed
+
+
+class StoryBand(Base):
+    """One band key of an article's signature: equal keys make two articles candidates."""
+
+    __tablename__ = "story_band"
+
+    article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"),
+                                            primary_key=True)
+    band: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
+    bucket: Mapped[int] = mapped_column(BigInteger, index=True)  # names its band too

@@ -30,6 +30,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.spidermiddlewares.depth import DepthMiddleware
 from sqlalchemy.exc import SQLAlchemyError
 
+from crawler.discovery import DISCOVERY
 from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
 from crawler.sources import CrawlTarget
 from models.db import session_factory
@@ -48,6 +49,7 @@ class RequestedPages:
 
     def __init__(self) -> None:
         self._keys: set[str] = set()
+        self._discovery: set[str] = set()
 
     def seen(self, run_id: object, url: str) -> bool:
         return f"{run_id}:{url}" in self._keys
@@ -62,6 +64,15 @@ class RequestedPages:
         if key in self._keys or (limit and len(self._keys) >= limit):
             return False
         self._keys.add(key)
+        return True
+
+    def admit_discovery(self, run_id: object, url: str) -> bool:
+        """A feed, sitemap or robots.txt once per run, outside the page limit (they are read,
+        not stored)."""
+        key = f"{run_id}:{url}"
+        if key in self._discovery:
+            return False
+        self._discovery.add(key)
         return True
 
 
@@ -83,7 +94,7 @@ class SourceDepthMiddleware(DepthMiddleware):
                               response: Response | None) -> Request | None:
         if response is None:  # start requests carry their depth
             return request
-        pagination = request.meta.pop(PAGINATION, False)
+        pagination = request.meta.pop(PAGINATION, False) or DISCOVERY in request.meta
         request.meta["depth"] = depth = response.meta["depth"] + (0 if pagination else 1)
         if self.prio:
             request.priority -= depth * self.prio
@@ -158,14 +169,17 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
 
 
 class PageLimitMiddleware(_SourceMiddleware):
-    """Each page once per run, and no more than the source's `max_pages` requests."""
+    """Each page once per run, and no more than the source's `max_pages` requests (feeds,
+    sitemaps and robots.txt read for discovery once per run, outside the limit)."""
 
     def get_processed_request(self, request: Request,
                               response: Response | None) -> Request | None:
         if response is None:
             return request
-        admitted = self.crawler.spider.requested.admit(
-            request.meta.get("run_id"), request.url, self.target(request).max_pages)
+        requested, run_id = self.crawler.spider.requested, request.meta.get("run_id")
+        if DISCOVERY in request.meta:
+            return request if requested.admit_discovery(run_id, request.url) else None
+        admitted = requested.admit(run_id, request.url, self.target(request).max_pages)
         return request if admitted else None
 
 

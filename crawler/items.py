@@ -23,6 +23,9 @@ class CrawledPage:
     source_id: int | None = None
     run_id: int | None = None
     ticket: str | None = None  # the cluster ledger's handle on the request (distributed mode)
+    # The date a feed or sitemap gave the page (crawler.discovery), and as written there.
+    listed_at: datetime | None = None
+    listed_raw: str | None = None
     # Filled by the stages, in order: decode → classify → extract → persist.
     document: Any = field(default=None, repr=False)
     decision: Any = None

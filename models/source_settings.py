@@ -24,6 +24,7 @@ class SourceSettings:
     cookies: bool | None = None
     private_addresses: bool | None = None  # may reach loopback and private networks
     timezone: str | None = None  # the IANA zone the site writes its times in
+    discovery: str = "feeds+links"  # where new pages come from: DISCOVERY_MODES
 
     @property
     def slot_settings(self) -> dict[str, float | int]:
@@ -57,6 +58,11 @@ def _headers(value: Any) -> bool:
                                            for k, v in value.items())
 
 
+# Where a source's new pages come from: its feeds and sitemaps only, those and its pages'
+# links (the default), or its links only (crawler/discovery.py).
+FEEDS_ONLY, FEEDS_AND_LINKS, LINKS_ONLY = "feeds-only", "feeds+links", "links"
+DISCOVERY_MODES = (FEEDS_ONLY, FEEDS_AND_LINKS, LINKS_ONLY)
+
 KEYS: dict[str, _Key] = {key.name: key for key in (
     _Key("DOWNLOAD_DELAY", "download_delay", _number,
          "seconds between requests to one domain, a number >= 0", float),
@@ -73,6 +79,8 @@ KEYS: dict[str, _Key] = {key.name: key for key in (
          "true or false"),
     _Key("timezone", "timezone", lambda v: isinstance(v, str) and bool(v),
          'an IANA zone name, e.g. "Asia/Shanghai"'),
+    _Key("discovery", "discovery", lambda v: v in DISCOVERY_MODES,
+         " or ".join(f'"{mode}"' for mode in DISCOVERY_MODES)),
 )}
 ACCEPTED = ", ".join(KEYS)
 

@@ -29,6 +29,7 @@ from twisted.python.failure import Failure
 from crawler.arguments import SpiderArguments
 from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import push_start_urls
+from crawler.discovery import SEED, Discovery, DiscoveryRead, listed_at
 from crawler.frontier import PAGINATION, RequestedPages
 from crawler.items import CrawledPage
 from crawler.pages import PageReader
@@ -38,6 +39,8 @@ from crawler.scope import OutOfScope
 from crawler.sources import CrawlTarget, target_from_source
 from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
 from models.schema import DatabaseUnreachable, check_schema
+from models.source_settings import FEEDS_ONLY, LINKS_ONLY
+from pipelines import feed_links
 
 # Priorities: higher is fetched sooner. Fresh list records and pagination lead.
 PRIORITY_START = 100
@@ -95,6 +98,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         spider.distributed = bool(crawler.settings.get("REDIS_URL"))
         spider.url_identity = UrlIdentity.from_settings(crawler.settings)
         spider.pages = PageReader(crawler)
+        spider.discovery = Discovery(spider, crawler.settings)
         spider.target = spider.arguments.target(spider.database_url, spider.distributed)
         if spider.target is not None:
             spider._targets[spider.target.source_id] = spider.target
@@ -162,7 +166,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         if url is None or not self.requested.admit(meta.get("run_id"), url, limit):
             return None
         return scrapy.Request(url, callback=self.parse, errback=self.on_error, priority=priority,
-                              dont_filter=refresh, meta=dict(meta))
+                              dont_filter=refresh, meta={**meta, SEED: True})
 
     async def parse(self, response: Response) -> AsyncIterator[scrapy.Request | CrawledPage]:
         """Read the page, then yield its follow-up requests and its item, in that order (the
@@ -175,26 +179,41 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             self.request_done(response.meta)
             return
         meta = response.meta
+        listed, listed_raw = listed_at(meta)
         item = CrawledPage(
             url=normalise_url(response.request.url, self.url_identity), final_url=response.url,
             status=response.status, body=response.body,
             content_type=content_type.decode("latin-1") or None,
             fetched_at=datetime.now(UTC), depth=meta.get("depth", 0),
             source_id=meta.get("source_id"), run_id=meta.get("run_id"),
-            ticket=meta.get("ticket"))
+            ticket=meta.get("ticket"), listed_at=listed, listed_raw=listed_raw)
         dropped = await self.pages.read(item)
         if dropped is not None:
             self.logger.warning("Dropped: %s", dropped)
             self.request_done(item.meta)
             return
+        discovery = self.target_for(item.source_id).settings.discovery
+        if meta.get(SEED) and discovery != LINKS_ONLY:
+            for request in self.discovery.start(response.url, feed_links(item.document), meta):
+                yield request
         listing = item.result.listing
         records = [r.url for r in listing.records if r.url] if listing else []
         if listing:
             self.count(item.meta, "records/found", len(records))
-        for request in self.follow_up(item, records, listing.next_page if listing else None,
-                                      item.document.links):
-            yield request
+        if discovery != FEEDS_ONLY:
+            for request in self.follow_up(item, records, listing.next_page if listing else None,
+                                          item.document.links):
+                yield request
         yield item
+
+    def parse_discovery(self, response: Response) -> Iterator[scrapy.Request | DiscoveryRead]:
+        """A feed, sitemap or robots.txt: the requests it leads to (`crawler.discovery`);
+        never stored."""
+        return self.discovery.read(response)
+
+    def discovery_failed(self, failure: Failure) -> Iterator[scrapy.Request | DiscoveryRead]:
+        """A discovery document that could not be fetched: expected, counted, not an error."""
+        return self.discovery.missing(failure)
 
     def canonical(self, url: str) -> str | None:
         """The URL's identity under this crawl's settings, or None if it has none."""

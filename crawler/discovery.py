@@ -83,7 +83,7 @@ def read_sitemap(body: bytes, url: str, max_size: int) -> SitemapRead | None:
     if body[:2] == b"\x1f\x8b":
         try:
             body = gunzip(body, max_size=max_size)
-        except ValueError:  # over the size cap
+        except (ValueError, OSError, EOFError):  # over the size cap, or not gzip after all
             return None
     try:
         sitemap = _NewsSitemap(body)

@@ -11,8 +11,8 @@ document is fetched once per run, out-of-scope entries are dropped. Discovery do
 read, counted and never stored; their entries are pages like any other, fetched newest first,
 and an entry's date becomes its article's publish time when the page shows none.
 
-Feeds are read by feedparser (`pipelines.feeds.read_feed`); sitemaps and robots.txt by
-Scrapy's own utilities, as its SitemapSpider does.
+Feeds and sitemaps are read in `crawler.feeds` (feedparser, Scrapy's sitemap utilities),
+robots.txt's `Sitemap:` lines by Scrapy's `sitemap_urls_from_robots`.
 """
 
 from __future__ import annotations
@@ -21,20 +21,19 @@ import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
-import lxml.etree
 import scrapy
 from scrapy.http import Response
 from scrapy.settings import BaseSettings
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
-from scrapy.utils.gz import gunzip, gzip_magic_number
-from scrapy.utils.sitemap import Sitemap, sitemap_urls_from_robots
+from scrapy.utils.gz import gzip_magic_number
+from scrapy.utils.sitemap import sitemap_urls_from_robots
 from twisted.python.failure import Failure
 
-from pipelines import FeedEntry, read_feed
+from crawler.feeds import newest_first, read_feed, read_sitemap
 
 logger = logging.getLogger(__name__)
 
@@ -53,74 +52,6 @@ ROBOTS, SITEMAP, FEED, PROBE = "robots", "sitemap", "feed", "probe"
 PRIORITY_DISCOVERY = 90
 PRIORITY_NEWEST_ENTRY = 55
 PRIORITY_ENTRY_SPAN = 50
-
-
-class _NewsSitemap(Sitemap):
-    """Scrapy's Sitemap, also reading a news sitemap entry's nested
-    `<news:news><news:publication_date>` (Scrapy keeps direct children only)."""
-
-    def _process_sitemap_element(self, elem: lxml.etree._Element) -> dict[str, Any] | None:
-        published = elem.findtext(".//{*}publication_date")
-        found = super()._process_sitemap_element(elem)
-        if found is not None and published and published.strip():
-            found["publication_date"] = published.strip()
-        return found
-
-
-@dataclass(frozen=True)
-class SitemapRead:
-    """A sitemap's kind (`urlset` or `sitemapindex`) and its entries, or the sitemaps an
-    index lists (as entries without dates)."""
-
-    kind: str
-    entries: list[FeedEntry]
-
-
-def read_sitemap(body: bytes, url: str, max_size: int) -> SitemapRead | None:
-    """A sitemap or sitemap index (gzip'd or not), or None when the body is neither or
-    unpacks to more than `max_size` bytes. Entries are dated by `news:publication_date`,
-    else `lastmod`; a truncated sitemap yields the entries read before the break."""
-    if body[:2] == b"\x1f\x8b":
-        try:
-            body = gunzip(body, max_size=max_size)
-        except (ValueError, OSError, EOFError):  # over the size cap, or not gzip after all
-            return None
-    try:
-        sitemap = _NewsSitemap(body)
-    except (lxml.etree.XMLSyntaxError, StopIteration):
-        return None
-    if sitemap.type not in ("urlset", "sitemapindex"):
-        return None
-    entries = []
-    try:
-        for found in sitemap:
-            raw = found.get("publication_date") or found.get("lastmod") or None
-            location = urljoin(url, found["loc"])
-            if location.startswith(("http://", "https://")):
-                entries.append(FeedEntry(location, _w3c_time(raw), raw))
-    except lxml.etree.XMLSyntaxError:
-        logger.info("sitemap %s breaks off after %d entries", url, len(entries))
-    return SitemapRead(sitemap.type, entries)
-
-
-def _w3c_time(raw: str | None) -> datetime | None:
-    """A sitemap's W3C datetime (2026-05-01, 2026-05-01T08:00:00+08:00, …Z) in UTC; a time
-    without a zone is read as UTC; None when unreadable."""
-    if not raw:
-        return None
-    try:
-        when = datetime.fromisoformat(raw)
-    except ValueError:
-        return None
-    return (when if when.tzinfo else when.replace(tzinfo=UTC)).astimezone(UTC)
-
-
-def newest_first(entries: Iterable[FeedEntry], limit: int) -> list[FeedEntry]:
-    """The `limit` newest entries, newest first, undated ones after the dated, each URL once
-    (in document order among equals)."""
-    unique = list({entry.url: entry for entry in reversed(list(entries))}.values())[::-1]
-    dated = sorted((e for e in unique if e.published), key=lambda e: e.published, reverse=True)
-    return (dated + [e for e in unique if not e.published])[:limit]
 
 
 def entry_priority(rank: int) -> int:

@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from crawler.discovery import entry_priority, newest_first, read_sitemap
+from crawler.discovery import entry_priority
+from crawler.feeds import FeedEntry, newest_first, read_sitemap
 from models.source_settings import parse_source_settings
-from pipelines import FeedEntry
 
 NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
 URLSET = (f'<?xml version="1.0" encoding="UTF-8"?><urlset {NS}>'

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from pipelines import feed_links, load_document, read_feed
+from crawler.feeds import read_feed
+from pipelines import feed_links, load_document
 
 RSS2 = b"""<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0"><channel><title>T</title><link>https://a.example/</link>

@@ -1,5 +1,6 @@
 """Discovery crawled for real: articles linked only from a site's feed and sitemaps are
-stored, dated by them when the page shows no date; feed-only and links-only sources."""
+stored, dated by them when the page shows no date; feed-only and links-only sources; the
+same through a cluster's shared queue."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 
 from models.crawl import Source
 from models.db import session_factory
-from tests.crawling import latest_run_stats, run_crawl, stored
+from tests.crawling import latest_run_stats, run_crawl, run_spider, stored
 from tests.integration.crawler.test_scope_crawl import PROSE, Handler, Recorder
+from tests.services import redis_database
 
 RSS = "application/rss+xml"
 NEWS_NS = ('xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
@@ -134,3 +136,21 @@ def test_a_feed_only_source_follows_no_links_and_a_links_source_reads_no_feed(
     assert done.returncode == 0, done.stderr[-3000:]
     assert "/story/linked.html" in site.hits
     assert not {"/feeds/main.xml", "/maps/index.xml", "/story/a1.html"} & set(site.hits)
+
+
+def test_discovery_through_the_cluster_queue_stores_the_entries_and_ends_the_run(
+        pg_url: str, tmp_path: Path) -> None:
+    """Discovery requests travel through scrapy-redis (callbacks by name, JSON meta) and
+    are settled after their entries are queued: the run drains and is recorded finished."""
+    outsider = Recorder("127.0.0.2", {})
+    site = GzipRecorder("127.0.0.1", feed_site(outsider.origin))
+    add_source(pg_url, "feedy", site.origin + "/", {"discovery": "feeds-only"})
+    with redis_database(6) as redis_url:
+        done = run_spider(pg_url, tmp_path, "-a", "source=feedy", "-s",
+                          "MAX_IDLE_TIME_BEFORE_CLOSE=3", redis_url=redis_url)
+    assert done.returncode == 0, done.stderr[-3000:]
+    paths = {url.removeprefix(site.origin) for url in stored(pg_url)}
+    assert paths == {"/", "/story/a1.html", "/story/a2.html", "/story/n1.html",
+                     "/story/n2.html"}
+    stats = latest_run_stats(pg_url)  # finished: its last request was settled
+    assert stats["discovery/entries"] == 5 and stats["discovery/sitemaps_found"] == 2

@@ -130,11 +130,15 @@ class Discovery:
 
     def missing(self, failure: Failure) -> Iterator[scrapy.Request | DiscoveryRead]:
         """A discovery document that could not be fetched (a probe's 404, a robots.txt
-        refusal) is expected, counted and logged at debug level; without robots.txt,
-        /sitemap.xml is tried."""
+        refusal) is expected, counted and logged at debug level; without robots.txt (an
+        HTTP error), /sitemap.xml is tried. A download failure is settled at once: Scrapy
+        hands an errback's output for one to the engine past the spider middlewares."""
         request = failure.request  # type: ignore[attr-defined]
         self.spider.count(request.meta, "discovery/missing")
         logger.debug("discovery: %s not read (%s)", request.url, failure.getErrorMessage())
+        if getattr(failure.value, "response", None) is None:
+            self.spider.request_done(request.meta)
+            return
         if request.meta.get(DISCOVERY) == ROBOTS:
             yield from self.sitemap_requests([_origin(request.url) + "/sitemap.xml"],
                                              request.meta, 0)

@@ -138,6 +138,33 @@ def test_a_feed_only_source_follows_no_links_and_a_links_source_reads_no_feed(
     assert not {"/feeds/main.xml", "/maps/index.xml", "/story/a1.html"} & set(site.hits)
 
 
+def test_without_declared_feeds_or_robots_sitemaps_the_common_paths_are_probed(
+        pg_url: str, tmp_path: Path) -> None:
+    """No <link rel="alternate">, a robots.txt that is missing: the feed paths are probed
+    once each (an HTML page at one is no feed) and /sitemap.xml is read."""
+    feed = ('<?xml version="1.0"?><rss version="2.0"><channel><title>S</title>'
+            "<item><title>R</title><link>/story/r1.html</link></item></channel></rss>")
+    sitemap = ('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/'
+               '0.9"><url><loc>/story/s1.html</loc></url></urlset>')
+    site = GzipRecorder("127.0.0.1", {
+        "/": (200, {}, f"<html><head><title>Home</title></head><body>{PROSE}</body></html>"),
+        "/robots.txt": (404, {}, "no"), "/rss.xml": (200, {"Content-Type": RSS}, feed),
+        "/sitemap.xml": (200, {"Content-Type": "application/xml"}, sitemap),
+        **{f"/story/{name}.html": (200, {}, article(name)) for name in ("r1", "s1")}})
+    add_source(pg_url, "probed", site.origin + "/", {"discovery": "feeds-only"})
+    done = run_crawl(None, pg_url, tmp_path, "-a", "source=probed")
+    assert done.returncode == 0, done.stderr[-3000:]
+    paths = {url.removeprefix(site.origin) for url in stored(pg_url)}
+    assert paths == {"/", "/story/r1.html", "/story/s1.html"}
+    probes = ["/feed", "/rss", "/atom.xml", "/feed.xml", "/rss.xml", "/index.xml",
+              "/feeds/posts/default"]
+    assert [site.hits.count(path) for path in probes] == [1] * len(probes)
+    stats = latest_run_stats(pg_url)
+    assert stats["discovery/feeds_found"] == 1 and stats["discovery/sitemaps_found"] == 1
+    assert stats["discovery/missing"] == len(probes) - 1 + 1  # HTML at six paths, robots.txt
+    assert "fetch failed" not in done.stderr and " ERROR: " not in done.stderr
+
+
 def test_discovery_through_the_cluster_queue_stores_the_entries_and_ends_the_run(
         pg_url: str, tmp_path: Path) -> None:
     """Discovery requests travel through scrapy-redis (callbacks by name, JSON meta) and

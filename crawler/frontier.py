@@ -37,6 +37,7 @@ from scrapy.spidermiddlewares.depth import DepthMiddleware
 from sqlalchemy.exc import SQLAlchemyError
 
 from crawler.bounds import Bounds
+from crawler.discovery import DISCOVERY
 from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
 from crawler.sources import CrawlTarget
 from crawler.traps import repeats_too_often
@@ -60,6 +61,7 @@ class RequestedPages:
     def __init__(self) -> None:
         self._keys: set[str] = set()
         self._per_run: Counter[object] = Counter()
+        self._discovery: set[str] = set()
 
     def seen(self, run_id: object, url: str) -> bool:
         return f"{run_id}:{url}" in self._keys
@@ -75,6 +77,15 @@ class RequestedPages:
             return False
         self._keys.add(key)
         self._per_run[run_id] += 1
+        return True
+
+    def admit_discovery(self, run_id: object, url: str) -> bool:
+        """A feed, sitemap or robots.txt once per run, outside the page limit (they are read,
+        not stored)."""
+        key = f"{run_id}:{url}"
+        if key in self._discovery:
+            return False
+        self._discovery.add(key)
         return True
 
 
@@ -102,7 +113,7 @@ class SourceDepthMiddleware(DepthMiddleware):
                               response: Response | None) -> Request | None:
         if response is None:  # start requests carry their depth
             return request
-        pagination = request.meta.pop(PAGINATION, False)
+        pagination = request.meta.pop(PAGINATION, False) or DISCOVERY in request.meta
         request.meta["depth"] = depth = response.meta["depth"] + (0 if pagination else 1)
         request.meta[CHAIN] = chain = response.meta.get(CHAIN, 0) + (1 if pagination else 0)
         if self.prio:
@@ -205,17 +216,20 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
 
 class PageLimitMiddleware(_SourceMiddleware):
     """Each page once per run, and no more than the source's page limit (its `max_pages`,
-    else MAX_PAGES_PER_RUN)."""
+    else MAX_PAGES_PER_RUN); feeds, sitemaps and robots.txt read for discovery once per
+    run, outside the limit."""
 
     def get_processed_request(self, request: Request,
                               response: Response | None) -> Request | None:
         if response is None:
             return request
-        run_id = request.meta.get("run_id")
+        requested, run_id = self.crawler.spider.requested, request.meta.get("run_id")
+        if DISCOVERY in request.meta:
+            return request if requested.admit_discovery(run_id, request.url) else None
         limit = self.bounds(request).max_pages
-        if self.crawler.spider.requested.admit(run_id, request.url, limit):
+        if requested.admit(run_id, request.url, limit):
             return request
-        if not self.crawler.spider.requested.seen(run_id, request.url):
+        if not requested.seen(run_id, request.url):
             self.crawler.spider.kept_out(request.meta, "max_pages", run_id, "run %s reached "
                                          "its page limit (%d pages)", run_id, limit)
         return None

@@ -33,6 +33,9 @@ class CrawledPage:
     thread_page: int | None = None
     revisited: bool = False
     not_modified: bool = False
+    # The date a feed or sitemap gave the page (crawler.discovery), and as written there.
+    listed_at: datetime | None = None
+    listed_raw: str | None = None
     # Filled by the stages, in order: decode → classify → extract → persist.
     document: Any = field(default=None, repr=False)
     decision: Any = None

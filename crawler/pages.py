@@ -149,10 +149,19 @@ class PageReader:
                 exclude = await self._template_blocks(item)
             item.result = extract(item.document, item.decision, exclude,
                                   Deadline.after(time_left))
+            self._date_from_feed(item)
         except Exception:  # noqa: BLE001 - keep the page's facts even if extraction fails
             logger.exception("extraction failed for %s", item.url)
             self.count(item, "errors/extract")
             item.result = PageResult(item.decision)
+
+    @staticmethod
+    def _date_from_feed(item: CrawledPage) -> None:
+        """An article whose page shows no publish time takes the one its feed or sitemap
+        gave (kept as written there in `published_raw`)."""
+        article = item.result.article
+        if article is not None and article.published_at is None and item.listed_at:
+            article.published_at, article.published_raw = item.listed_at, item.listed_raw
 
     async def _template_blocks(self, item: CrawledPage) -> list[HtmlElement]:
         doc = item.document

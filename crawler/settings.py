@@ -120,7 +120,8 @@ SPIDER_MIDDLEWARES = {"scrapy.spidermiddlewares.depth.DepthMiddleware": None,
                       "crawler.frontier.UrlTrapMiddleware": 850,
                       "crawler.frontier.KnownPagesMiddleware": 840,
                       "crawler.frontier.PageLimitMiddleware": 820,
-                      "crawler.frontier.EnqueueInBatchesMiddleware": 10}
+                      "crawler.frontier.EnqueueInBatchesMiddleware": 10,
+                      "crawler.discovery.SettleDiscoveryMiddleware": 5}
 
 # Bounded work: every crawl ends by itself, whatever a site links to (crawler/bounds.py;
 # figures in docs/RELIABILITY.md, "Bounded crawls"). 0 turns a limit off. A source's
@@ -186,3 +187,13 @@ GLOBAL_DOMAIN_DELAY = 0.0
 SCHEDULE_CHECK_SECONDS = 30.0
 # How long the scheduler waits for Redis before it calls it unreachable (and retries).
 SCHEDULE_REDIS_TIMEOUT_SECONDS = 10.0
+
+# Discovery (crawler/discovery.py): on every run, each start URL's origin is asked for its
+# feeds (the start page's <link rel="alternate">, else these paths, each probed once) and
+# its sitemaps (robots.txt's Sitemap: lines, else /sitemap.xml).
+DISCOVERY_FEED_PATHS = ["/feed", "/rss", "/atom.xml", "/feed.xml", "/rss.xml", "/index.xml",
+                        "/feeds/posts/default"]
+DISCOVERY_SITEMAP_DEPTH = 2  # levels of sitemap indexes followed below the first sitemap
+DISCOVERY_SITEMAP_FILES = 50  # sitemaps read per origin and run, indexes included
+DISCOVERY_MAX_SIZE = 50 * 1024 * 1024  # bytes a gzip'd sitemap may unpack to (the protocol's cap)
+DISCOVERY_MAX_ENTRIES = 1000  # newest entries taken from one feed or sitemap

@@ -33,6 +33,7 @@ class SourceSettings:
     revisit_backoff: float | None = None
     revisit_max_age: float | None = None
     revisit_max_per_run: int | None = None
+    discovery: str = "feeds+links"  # where new pages come from: DISCOVERY_MODES
 
     @property
     def slot_settings(self) -> dict[str, float | int]:
@@ -70,6 +71,11 @@ def _headers(value: Any) -> bool:
                                            for k, v in value.items())
 
 
+# Where a source's new pages come from: its feeds and sitemaps only, those and its pages'
+# links (the default), or its links only (crawler/discovery.py).
+FEEDS_ONLY, FEEDS_AND_LINKS, LINKS_ONLY = "feeds-only", "feeds+links", "links"
+DISCOVERY_MODES = (FEEDS_ONLY, FEEDS_AND_LINKS, LINKS_ONLY)
+
 KEYS: dict[str, _Key] = {key.name: key for key in (
     _Key("DOWNLOAD_DELAY", "download_delay", _number,
          "seconds between requests to one domain, a number >= 0", float),
@@ -104,6 +110,8 @@ KEYS: dict[str, _Key] = {key.name: key for key in (
     _Key("REVISIT_MAX_PER_RUN", "revisit_max_per_run",
          lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
          "articles revisited per run at most, an integer >= 0"),
+    _Key("discovery", "discovery", lambda v: v in DISCOVERY_MODES,
+         " or ".join(f'"{mode}"' for mode in DISCOVERY_MODES)),
 )}
 ACCEPTED = ", ".join(KEYS)
 

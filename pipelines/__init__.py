@@ -21,6 +21,7 @@ _EXPORTS = {
     "load_document": "pipelines.document",
     "classify_page": "pipelines.pagetype",
     "is_feed": "pipelines.feeds",
+    "feed_links": "pipelines.feeds",
     "SiteRule": "pipelines.pagetype.rules",
     "PageResult": "pipelines.process",
     "decide_type": "pipelines.process",

@@ -386,6 +386,9 @@ OTHER_URL_SEGMENTS = ("wiki", "docs", "doc", "manual", "help", "faq", "about")
 # Root elements of feeds and sitemaps (RSS, Atom, RSS 1.0's rdf:RDF, sitemaps), lower-cased,
 # without their namespace prefix (pipelines.feeds).
 FEED_ROOTS = frozenset(("rss", "feed", "rdf", "urlset", "sitemapindex"))
+# The media types of <link rel="alternate"> that declare a page's feed.
+FEED_MEDIA_TYPES = frozenset(("application/rss+xml", "application/atom+xml",
+                              "application/rdf+xml"))
 
 # Words in <title> and <meta content>, per type.
 HEAD_WORDS: dict[str, tuple[str, ...]] = {

@@ -31,6 +31,7 @@ from crawler.arguments import SpiderArguments
 from crawler.bounds import Bounds, LimitLog
 from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import push_start_urls
+from crawler.discovery import SEED, Discovery, DiscoveryRead, listed_at
 from crawler.frontier import PAGINATION, RequestedPages
 from crawler.items import CrawledPage
 from crawler.pages import PageReader
@@ -50,8 +51,9 @@ from crawler.sources import CrawlTarget, target_from_source
 from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
 from models.db import session_factory
 from models.schema import DatabaseUnreachable, check_schema, reason
+from models.source_settings import FEEDS_ONLY, LINKS_ONLY
 from models.stored import body_hash
-from pipelines import later_thread_pages
+from pipelines import feed_links, later_thread_pages
 
 # Priorities: higher is fetched sooner. Fresh list records and pagination lead.
 PRIORITY_START = 100
@@ -112,6 +114,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         spider.distributed = bool(crawler.settings.get("REDIS_URL"))
         spider.url_identity = UrlIdentity.from_settings(crawler.settings)
         spider.pages = PageReader(crawler)
+        spider.discovery = Discovery(spider, crawler.settings)
         spider.target = spider.arguments.target(spider.database_url, spider.distributed)
         if spider.target is not None:
             spider._targets[spider.target.source_id] = spider.target
@@ -204,7 +207,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         conditional = conditional_request_options(meta)
         return scrapy.Request(url, callback=self.parse, errback=self.on_error, priority=priority,
                               dont_filter=refresh, headers=conditional.get("headers"),
-                              meta={**meta, **conditional.get("meta", {})})
+                              meta={**meta, **conditional.get("meta", {}),
+                                    **({} if REVISIT in meta else {SEED: True})})
 
     async def parse(self, response: Response) -> AsyncIterator[scrapy.Request | CrawledPage]:
         """Read the page, then yield its follow-up requests and its item, in that order (the
@@ -236,21 +240,38 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             self.logger.warning("Dropped: %s", dropped)
             self.request_done(item.meta)
             return
+        discovery = self.target_for(item.source_id).settings.discovery
+        if meta.get(SEED) and discovery != LINKS_ONLY:
+            for request in self.discovery.start(response.url, feed_links(item.document), meta):
+                yield request
         listing, article = item.result.listing, item.result.article
         records = [r.url for r in listing.records if r.url] if listing else []
         if listing:
             self.count(item.meta, "records/found", len(records))
-        for request in self.follow_up(item, records, listing.next_page if listing else None,
-                                      item.document.links,
-                                      article.next_page if article else None):
-            yield request
+        if discovery != FEEDS_ONLY:
+            for request in self.follow_up(item, records,
+                                          listing.next_page if listing else None,
+                                          item.document.links,
+                                          article.next_page if article else None):
+                yield request
         yield item
+
+    def parse_discovery(self, response: Response) -> Iterator[scrapy.Request | DiscoveryRead]:
+        """A feed, sitemap or robots.txt: the requests it leads to (`crawler.discovery`);
+        never stored."""
+        return self.discovery.read(response)
+
+    def discovery_failed(self, failure: Failure) -> Iterator[scrapy.Request | DiscoveryRead]:
+        """A discovery document that could not be fetched: expected, counted, not an error."""
+        return self.discovery.missing(failure)
 
     def page_item(self, response: Response, body: bytes, digest: str | None,
                   not_modified: bool = False) -> CrawledPage:
-        """The item of a fetched page: its fetch facts, validators and place in a thread."""
+        """The item of a fetched page: its fetch facts, validators, place in a thread and
+        the date a feed or sitemap gave it."""
         meta = response.meta
         etag, modified = (response.headers.get(name) for name in (b"ETag", b"Last-Modified"))
+        listed, listed_raw = listed_at(meta)
         return CrawledPage(
             url=normalise_url(response.request.url, self.url_identity), final_url=response.url,
             status=response.status, body=body, content_type=None, fetched_at=self.clock(),
@@ -259,7 +280,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             etag=etag.decode("latin-1") if etag else None,
             last_modified=modified.decode("latin-1") if modified else None,
             body_hash=digest, thread_url=meta.get(THREAD_URL), thread_page=meta.get(THREAD_PAGE),
-            revisited=REVISIT in meta, not_modified=not_modified)
+            revisited=REVISIT in meta, not_modified=not_modified, listed_at=listed,
+            listed_raw=listed_raw)
 
     def canonical(self, url: str) -> str | None:
         """The URL's identity under this crawl's settings, or None if it has none."""

@@ -95,8 +95,10 @@ class DemoServer:
         site = self.site
         if path == "/robots.txt":
             return Response(200, site.robots_txt(base_url), "text/plain; charset=utf-8")
-        if path == "/sitemap.xml":
-            return Response(200, site.sitemap_xml(base_url), "application/xml")
+        document = site.discovery_document(path, base_url)
+        if document is not None:
+            return Response(200, document, "application/rss+xml" if path.endswith("feed.xml")
+                            else "application/xml")
         page = site.get(path)
         if page is not None:
             return Response(200, page.body, page.content_type)

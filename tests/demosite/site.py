@@ -6,10 +6,14 @@ tests can compare bytes, and the server only looks pages up.
 
 from __future__ import annotations
 
+import gzip
+from collections.abc import Callable
 from dataclasses import dataclass
+from email.utils import format_datetime
 from random import Random
 from xml.sax.saxutils import escape as xml_escape
 
+from tests.demosite import formats as f
 from tests.demosite import listings, templates
 from tests.demosite import truth as t
 from tests.demosite.catalog import BOARDS, SECTIONS, Catalog, Item, SiteConfig
@@ -19,6 +23,14 @@ from tests.demosite.templates import BLOG_NAME
 HTML_UTF8 = "text/html; charset=utf-8"
 HTML_NO_CHARSET = "text/html"
 DISALLOWED = ("/admin/", "/search")
+# Discovery documents: robots.txt names the sitemap index, which lists a sitemap of every
+# detail page and a gzip'd news sitemap; the home page declares the RSS feed.
+SITEMAP_INDEX, SITEMAP_PAGES = "/sitemap.xml", "/sitemap-pages.xml"
+SITEMAP_NEWS = "/sitemap-news.xml.gz"
+FEED = "/feed.xml"
+FEED_ENTRIES = 20
+URLSET = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+NEWS_NS = ' xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"'
 # A 1x1 transparent GIF for the ad banner, and a small stylesheet.
 GIF_1X1 = bytes.fromhex("47494638396101000100800000000000ffffff21f90401000000002c"
                         "00000000010001000002024401003b")
@@ -96,23 +108,48 @@ class Site:
         return {path: page.truth for path, page in self.pages.items() if page.truth is not None}
 
     def robots_txt(self, base_url: str) -> bytes:
-        """robots.txt disallowing the admin area and search, pointing at the sitemap."""
+        """robots.txt disallowing the admin area and search, pointing at the sitemap index."""
         rules = "".join(f"Disallow: {path}\n" for path in DISALLOWED)
-        return f"User-agent: *\n{rules}\nSitemap: {base_url}/sitemap.xml\n".encode()
+        return f"User-agent: *\n{rules}\nSitemap: {base_url}{SITEMAP_INDEX}\n".encode()
 
-    def sitemap_xml(self, base_url: str) -> bytes:
-        """Every crawlable HTML page, with lastmod for detail pages."""
-        entries = []
-        for path, record in self.ground_truth().items():
-            if path.startswith(DISALLOWED):
-                continue
-            lastmod = f"<lastmod>{record['published']}</lastmod>" if record["published"] else ""
-            entries.append(f"<url><loc>{xml_escape(base_url + path)}</loc>{lastmod}</url>")
-        body = "\n".join(entries)
-        return (
-            '<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{body}\n</urlset>\n'
-        ).encode()
+    def discovery_document(self, path: str, base_url: str) -> bytes | None:
+        """The sitemap index, its two sitemaps or the RSS feed served at `path`, else None."""
+        if path == SITEMAP_INDEX:
+            rows = "".join(f"<sitemap><loc>{base_url}{child}</loc></sitemap>\n"
+                           for child in (SITEMAP_PAGES, SITEMAP_NEWS))
+            return ('<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns='
+                    f'"http://www.sitemaps.org/schemas/sitemap/0.9">\n{rows}</sitemapindex>\n'
+                    ).encode()
+        if path == SITEMAP_PAGES:
+            return self._sitemap(base_url, self.items,
+                                 lambda item: f"<lastmod>{f.iso(item, item.when)}</lastmod>")
+        if path == SITEMAP_NEWS:
+            news = [item for item in self.items if item.kind == "news"]
+            return gzip.compress(self._sitemap(base_url, news, lambda item: (
+                f"<news:news><news:publication_date>{f.iso(item, item.when)}"
+                "</news:publication_date></news:news>"), NEWS_NS), mtime=0)
+        if path == FEED:
+            return self._feed(base_url)
+        return None
+
+    @staticmethod
+    def _sitemap(base_url: str, items: list[Item], dated: Callable[[Item], str],
+                 namespaces: str = "") -> bytes:
+        rows = "".join(f"<url><loc>{xml_escape(base_url + item.path)}</loc>{dated(item)}</url>\n"
+                       for item in items)
+        return (f'<?xml version="1.0" encoding="UTF-8"?>\n{URLSET}{namespaces}>\n{rows}'
+                "</urlset>\n").encode()
+
+    def _feed(self, base_url: str) -> bytes:
+        """RSS 2.0 of the newest items of every kind, linked relative to the site."""
+        newest = sorted(self.items, key=lambda item: item.when, reverse=True)[:FEED_ENTRIES]
+        rows = "".join(
+            f"<item><title>{xml_escape(item.title)}</title><link>{xml_escape(item.path)}</link>"
+            f"<pubDate>{format_datetime(item.when.astimezone(f.display_zone(item)))}</pubDate></item>\n"
+            for item in newest)
+        return ('<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0"><channel>'
+                f"<title>江城在线</title><link>{base_url}/</link>\n{rows}</channel></rss>\n"
+                ).encode()
 
     def _add(self, page: Page) -> None:
         if page.path in self.pages:
@@ -183,7 +220,9 @@ class Site:
         records = [t.portal_record(item) for item in news[:20]]
         threads = [(i.title, i.path) for i in self._newest("forum")[:6]]
         posts = [(i.title, i.path) for i in self._newest("blog")[:5]]
-        html = listings.home_page(records, threads, posts, self._popular("/", news))
+        html = listings.home_page(records, threads, posts, self._popular("/", news)).replace(
+            "</head>", f'<link rel="alternate" type="application/rss+xml" href="{FEED}">\n'
+            "</head>", 1)
         self._add_html(html, t.list_truth("/", "list-home", "最新资讯", records))
 
     def _add_static_pages(self) -> None:

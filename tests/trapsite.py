@@ -25,6 +25,8 @@ from datetime import date, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+from crawler import settings
+
 RECORDS_PER_PAGE = 5
 PAGER_WIDTH = 5  # page numbers either side of the current one on a wide pager
 PROSE = ("<p>" + "这是一篇足够长的文章正文，用来说明陷阱网站的每一页都是真实的页面。" * 4
@@ -138,10 +140,19 @@ class TrapServer(ThreadingHTTPServer):
         self.shutdown()
         self.server_close()
 
+    def pages(self) -> int:
+        """Pages fetched: every hit but robots.txt and the feeds and sitemaps a crawl's
+        discovery asks every site for (they count against no page limit)."""
+        return sum(count for kind, count in self.hits.items() if kind not in _DISCOVERY)
+
     def count(self, path: str) -> None:
         kind = path.split("/")[1].split("?")[0] or "home"
         with self._lock:
             self.hits[kind] += 1
+
+
+_DISCOVERY = {"robots.txt", "sitemap.xml",
+              *(path.strip("/").split("/")[0] for path in settings.DISCOVERY_FEED_PATHS)}
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -95,13 +95,13 @@ class Frontier:
         self._enqueue = server.register_script(_ENQUEUE)
 
     def add(self, entries: Sequence[Entry]) -> list[Outcome]:
-        """Queue requests, one round trip per crawl run among them; per request, what
-        became of it."""
-        by_run: dict[object, list[int]] = defaultdict(list)
+        """Queue requests, one round trip per crawl run (and limits) among them; per request,
+        what became of it."""
+        by_run: dict[tuple[object, int, int], list[int]] = defaultdict(list)
         for at, entry in enumerate(entries):
-            by_run[entry.run_id].append(at)
+            by_run[entry.run_id, entry.page_limit, entry.domain_limit].append(at)
         outcomes = [Outcome.SEEN] * len(entries)
-        for run_id, ats in by_run.items():
+        for (run_id, _, _), ats in by_run.items():
             for at, outcome in zip(ats, self._add_run(run_id, [entries[at] for at in ats]),
                                    strict=True):
                 outcomes[at] = Outcome(outcome)

@@ -28,6 +28,7 @@ from crawler.bounded_scheduler import request_domain
 from crawler.cluster import keys
 from crawler.cluster.enqueue import Entry, Frontier, Outcome
 from crawler.cluster.ledger import RunLedger
+from crawler.discovery import DISCOVERY
 
 logger = logging.getLogger(__name__)
 
@@ -144,9 +145,11 @@ class AckScheduler(Scheduler):
         new_ticket = self.ledger.issue(request.meta)
         fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
         bounds = self.spider.bounds_for(request.meta.get("source_id"))
+        # a discovery document (a feed, a sitemap) counts against no page limit
+        page_limit = 0 if DISCOVERY in request.meta else bounds.max_pages
         return Entry(request.meta.get("run_id", "adhoc"), fingerprint, -request.priority,
                      self.queue._encode_request(request), new_ticket, request_domain(request),
-                     bounds.max_pages, bounds.domain_queue)
+                     page_limit, bounds.domain_queue)
 
     def recover(self) -> int:
         """Requeue the in-flight requests of workers whose heartbeat has stopped."""

@@ -114,6 +114,22 @@ PERSIST_BATCH_SIZE = 50
 PERSIST_FLUSH_SECONDS = 2.0
 PERSIST_RETRY_SECONDS = 5.0
 JOURNAL_DIR = os.environ.get("JOURNAL_DIR")  # None → var/journal
+# A database behind a partition that drops packets (no reset) is noticed in seconds, not
+# after the kernel's retransmissions (many minutes): libpq gives up connecting after
+# DATABASE_CONNECT_TIMEOUT_SECONDS, probes an idle connection after KEEPALIVE_IDLE, every
+# KEEPALIVE_INTERVAL, KEEPALIVE_COUNT times, and drops one whose sent data stays unacknowledged
+# for TCP_USER_TIMEOUT; the server cancels a write statement after STATEMENT_TIMEOUT (lock
+# waits included). A write under way for DATABASE_STALL_SECONDS, or failing, is reported as
+# "database unreachable for N s, M pages waiting in the journal", at most once every
+# DATABASE_HEALTH_LOG_SECONDS. See docs/RELIABILITY.md, "Service faults".
+DATABASE_CONNECT_TIMEOUT_SECONDS = 3
+DATABASE_KEEPALIVE_IDLE_SECONDS = 5
+DATABASE_KEEPALIVE_INTERVAL_SECONDS = 2
+DATABASE_KEEPALIVE_COUNT = 3
+DATABASE_TCP_USER_TIMEOUT_SECONDS = 15
+DATABASE_STATEMENT_TIMEOUT_SECONDS = 120
+DATABASE_STALL_SECONDS = 5.0
+DATABASE_HEALTH_LOG_SECONDS = 30.0
 
 # Distributed mode: Redis holds the shared frontier and seen-set (scrapy-redis).
 # Requests, their meta and the seen-sets then survive any worker; a run's seen-set is its own.

@@ -145,6 +145,17 @@ if REDIS_URL:
 # Seconds a worker waits for work before it exits (0: wait for ever, until a signal).
 MAX_IDLE_TIME_BEFORE_CLOSE = int(os.environ.get("MAX_IDLE_TIME_BEFORE_CLOSE", "0"))
 CLUSTER_HEARTBEAT_SECONDS = 5.0
+# A Redis restart is ridden out (crawler/cluster/connection.py): a failed command is sent
+# again up to REDIS_RETRY_ATTEMPTS times, backing off from BASE to CAP seconds (about 15 s in
+# all, longer than a restart with AOF takes); an idle connection is checked after
+# REDIS_HEALTH_CHECK_SECONDS. A worker recovers a silent peer's requests only once Redis has
+# been up for CLUSTER_RECOVERY_GRACE_HEARTBEATS heartbeats (peers re-assert theirs first).
+REDIS_RETRY_ATTEMPTS = 20
+REDIS_BACKOFF_BASE_SECONDS = 0.05
+REDIS_BACKOFF_CAP_SECONDS = 1.0
+REDIS_HEALTH_CHECK_SECONDS = 5.0
+REDIS_SOCKET_TIMEOUT_SECONDS = 10.0
+CLUSTER_RECOVERY_GRACE_HEARTBEATS = 4
 # Requests a worker takes from the shared queue per round trip (held as in-flight at once).
 CLUSTER_POP_BATCH = 4
 # How often a worker with nothing to do looks at the shared queue (Scrapy's own: 5 s).

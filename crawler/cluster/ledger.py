@@ -24,8 +24,10 @@ logger = logging.getLogger(__name__)
 
 # Settle finished requests in one atomic step: add the buffered statistics to their runs'
 # hashes, then count each ticket down once only (added to its run's done-set, the pending
-# count decremented if it was new) and forget it from the worker's in-flight hash.
-# KEYS: in-flight hash, a stats hash per count, then a (done-set, pending) pair per ticket.
+# count decremented if it was new) and forget it from the worker's in-flight hash. A run
+# without its live marker lost its frontier: nothing of it is counted (-2), so it never
+# looks drained.
+# KEYS: in-flight hash, a stats hash per count, then (done-set, pending, live) per ticket.
 # ARGV: TTL, number of counts, a (field, value) pair per count, then the tickets.
 _SETTLE = """
 local ttl, counts = ARGV[1], tonumber(ARGV[2])
@@ -34,11 +36,16 @@ for i = 1, counts do
   redis.call('EXPIRE', KEYS[1 + i], ttl)
 end
 local remaining = {}
-for j = 1, (#KEYS - 1 - counts) / 2 do
-  local done, pending = KEYS[counts + 2 * j], KEYS[counts + 2 * j + 1]
+for j = 1, (#KEYS - 1 - counts) / 3 do
+  local done, pending = KEYS[counts + 3 * j - 1], KEYS[counts + 3 * j]
+  local live = KEYS[counts + 3 * j + 1]
   local ticket = ARGV[2 + 2 * counts + j]
   remaining[j] = -1
-  if redis.call('SADD', done, ticket) == 1 then remaining[j] = redis.call('DECR', pending) end
+  if redis.call('EXPIRE', live, ttl) == 0 then
+    remaining[j] = -2
+  elseif redis.call('SADD', done, ticket) == 1 then
+    remaining[j] = redis.call('DECR', pending)
+  end
   redis.call('EXPIRE', done, ttl)
   redis.call('HDEL', KEYS[1], ticket)
 end
@@ -68,7 +75,7 @@ class RunLedger:
         self._counts: Counter[tuple[object, str]] = Counter()
         self._unsettled: list[tuple[object, str]] = []
         self.held: dict[str, bytes] = {}
-        self.pending_seen: dict[object, int] = {}  # each run's pending count at its last settle
+        self.pending_seen: dict[object, int] = {}  # each run's pending count, last read
         self.lost: set[object] = set()  # runs whose frontier a Redis restart lost: never drained
 
     def issue(self, meta: dict[str, Any]) -> bool:
@@ -99,7 +106,8 @@ class RunLedger:
         for (_, name), value in counts.items():
             args += [name, value]
         for run_id, ticket in tickets:
-            keys_ += [keys.done(self.spider, run_id), keys.pending(self.spider, run_id)]
+            keys_ += [keys.done(self.spider, run_id), keys.pending(self.spider, run_id),
+                      keys.live(self.spider, run_id)]
             args.append(ticket)
         try:
             remaining = self._settle(keys=keys_, args=args)
@@ -128,7 +136,8 @@ class RunLedger:
         with self.server.pipeline() as pipe:
             pipe.hgetall(stats_key)
             pipe.delete(stats_key, keys.pending(self.spider, run_id),
-                        keys.seen(self.spider, run_id), keys.done(self.spider, run_id))
+                        keys.seen(self.spider, run_id), keys.done(self.spider, run_id),
+                        keys.live(self.spider, run_id))
             raw, _ = pipe.execute()
         return {_text(k): int(v) for k, v in raw.items()}
 

@@ -9,6 +9,7 @@ from redis import Redis
 from sqlalchemy.orm import Session, sessionmaker
 
 from crawler.cluster import keys
+from crawler.cluster.ledger import RUN_KEY_TTL_SECONDS
 from models.store import start_run
 
 
@@ -19,9 +20,13 @@ def create_run(sessions: sessionmaker[Session], spider: str, source_id: int | No
 
 def push_start_urls(server: Redis, spider: str, run_id: int, source_id: int | None,
                     urls: Iterable[str]) -> int:
-    """Queue a run's start URLs where every worker's spider reads them (scrapy-redis)."""
+    """Queue a run's start URLs where every worker's spider reads them (scrapy-redis), and
+    mark the run live."""
     entries = [json.dumps({"url": url, "meta": {"run_id": run_id, "source_id": source_id,
                                                 "depth": 0}}) for url in urls]
     if entries:
-        server.rpush(keys.start_urls(spider), *entries)
+        with server.pipeline() as pipe:
+            pipe.set(keys.live(spider, run_id), "1", ex=RUN_KEY_TTL_SECONDS)
+            pipe.rpush(keys.start_urls(spider), *entries)
+            pipe.execute()
     return len(entries)

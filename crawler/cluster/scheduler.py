@@ -126,6 +126,7 @@ class AckScheduler(Scheduler):
                             ex=max(1, int(3 * self.heartbeat_seconds)))
             self._send_unsent()
             self.spider.requests_done(())  # settles buffered during an outage
+            self._watch_runs()
             if uptime >= self.grace_heartbeats * self.heartbeat_seconds:
                 self.recover()
         except RedisError as error:
@@ -165,11 +166,28 @@ class AckScheduler(Scheduler):
             logger.warning("requeued %d requests Redis held for this worker but never handed "
                            "to it", len(stray))
 
+    def _watch_runs(self) -> None:
+        """Read the pending counts of the runs this worker took part in (the last count is
+        what a lost frontier held); a run whose live marker is gone between restarts ended."""
+        runs = sorted(self._runs - self.ledger.lost, key=str)
+        if not runs:
+            return
+        with self.server.pipeline(transaction=False) as pipe:
+            for run_id in runs:
+                pipe.exists(keys.live(self.spider.name, run_id))
+                pipe.get(keys.pending(self.spider.name, run_id))
+            answers = pipe.execute()
+        for run_id, live, count in zip(runs, answers[::2], answers[1::2], strict=True):
+            if not live:
+                self._runs.discard(run_id)
+            elif count is not None:
+                self.ledger.pending_seen[run_id] = int(count)
+
     def _find_lost_runs(self) -> None:
-        """A run this worker took requests of whose pending count is gone either ended or
-        lost its frontier; `run_frontier_lost` receivers tell which (the store knows)."""
+        """A run this worker took part in whose live marker the restart took lost its
+        frontier: its end is recorded by the `run_frontier_lost` receivers."""
         for run_id in sorted(self._runs - self.ledger.lost, key=str):
-            if self.server.exists(keys.pending(self.spider.name, run_id)):
+            if self.server.exists(keys.live(self.spider.name, run_id)):
                 continue
             self.ledger.lost.add(run_id)
             held = sum(1 for entry in self.ledger.held.values()

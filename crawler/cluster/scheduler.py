@@ -226,8 +226,13 @@ class AckScheduler(Scheduler):
         except RedisError as error:
             self._outage(error)
             return None
-        if request is not None:
-            self._runs.add(request.meta.get("run_id", "adhoc"))
+        run_id = request and request.meta.get("run_id", "adhoc")
+        if request is not None and run_id not in self._runs:
+            self._runs.add(run_id)
+            try:
+                self._watch_runs()  # its pending count known from the start
+            except RedisError as error:
+                self._outage(error)
         return request
 
     def has_pending_requests(self) -> bool:

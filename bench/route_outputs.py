@@ -76,8 +76,11 @@ def dump(path: Path, sets: list[str], route: str = "article") -> int:
 
 
 def _rows(path: Path) -> dict[str, dict]:
+    """The dump's rows by page, without null fields: a field added to the route since the
+    other dump was made (null on every page it does not concern) is no difference."""
     with path.open(encoding="utf-8") as lines:
-        return {row["page"]: row for row in map(json.loads, lines)}
+        return {row["page"]: {key: value for key, value in row.items() if value is not None}
+                for row in map(json.loads, lines)}
 
 
 def _short(value: object) -> str:

@@ -92,7 +92,7 @@ class SpiderArguments:
             start_urls=urls,
             allowed_domains=self.allowed_domains or (base.allowed_domains if base else ()),
             max_pages=self.max_pages if self.max_pages is not None else (
-                base.max_pages if base else 0),
+                base.max_pages if base else None),
             max_depth=self.depth if self.depth is not None else (
                 base.max_depth if base else DEFAULT_DEPTH),
             source_id=base.source_id if base else None,

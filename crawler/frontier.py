@@ -6,10 +6,13 @@ order of priority); on the way to the scheduler, nearest the spider first:
 
 - `SourceDepthMiddleware` (Scrapy's DepthMiddleware, per source): a link is one hop deeper
   than its page, a next page as deep as its list; deeper than the source's `max_depth`: dropped;
+  a next page further down its list's chain than PAGINATION_CHAIN_LIMIT: dropped;
 - `SourceScopeMiddleware`: hosts outside the source's allowed domains are dropped;
+- `UrlTrapMiddleware`: URLs whose segments or query pairs repeat (`crawler.traps`) are dropped;
 - `KnownPagesMiddleware`: pages already requested in the run, and detail pages already
   stored (a revisit fetches only new ones), are dropped;
-- `PageLimitMiddleware`: the run's requests are remembered, up to the source's `max_pages`;
+- `PageLimitMiddleware`: the run's requests are remembered, up to the source's page limit
+  (`crawler.bounds`; in a cluster the run's shared count holds it across workers);
 - `EnqueueInBatchesMiddleware`: a scheduler that takes requests in batches (the cluster's)
   gets all of a page's requests in one, before the page's item goes on to be stored.
 
@@ -19,9 +22,12 @@ Start requests pass untouched (the spider admits them through `RequestedPages` i
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator, Iterable
 from contextlib import nullcontext
+from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from scrapy import Request
 from scrapy.crawler import Crawler
@@ -30,38 +36,45 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.spidermiddlewares.depth import DepthMiddleware
 from sqlalchemy.exc import SQLAlchemyError
 
+from crawler.bounds import Bounds
 from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
 from crawler.sources import CrawlTarget
+from crawler.traps import repeats_too_often
 from models.db import session_factory
 from models.schema import reason
-from models.store import stored_page_types
+from models.store import stored_details
 
 logger = logging.getLogger(__name__)
 
-# request.meta key: the request is its page's next page (same depth as the page).
+# request.meta keys: the request is its page's next page (same depth as the page); how many
+# next pages lead from the list's first page to the request's (its records keep the count).
 PAGINATION = "pagination"
+CHAIN = "pagination_chain"
 
 
 class RequestedPages:
     """The pages this worker requested, per run: each once, and no more than the source's
-    `max_pages` (counted per worker: in a cluster the limit is per worker)."""
+    page limit (counted per worker; in a cluster the run's shared count in Redis holds the
+    limit across workers, `crawler.cluster.enqueue`)."""
 
     def __init__(self) -> None:
         self._keys: set[str] = set()
+        self._per_run: Counter[object] = Counter()
 
     def seen(self, run_id: object, url: str) -> bool:
         return f"{run_id}:{url}" in self._keys
 
     def admit(self, run_id: object, url: str, limit: int) -> bool:
-        """Record a request for `url` unless it was requested or the limit (0: none) is
-        reached. Past MEMO_LIMIT and without a limit the memo starts again (the Redis
-        seen-set still dedupes)."""
+        """Record a request for `url` unless it was requested or its run's limit (0: none)
+        is reached. Past MEMO_LIMIT the memo of URLs starts again (the scheduler's seen-set
+        still dedupes); the runs' counts go on."""
         key = f"{run_id}:{url}"
-        if len(self._keys) > MEMO_LIMIT and not limit:
+        if len(self._keys) > MEMO_LIMIT:
             self._keys.clear()
-        if key in self._keys or (limit and len(self._keys) >= limit):
+        if key in self._keys or (limit and self._per_run[run_id] >= limit):
             return False
         self._keys.add(key)
+        self._per_run[run_id] += 1
         return True
 
 
@@ -71,13 +84,19 @@ class _SourceMiddleware(BaseSpiderMiddleware):
     def target(self, request: Request) -> CrawlTarget:
         return self.crawler.spider.target_for(request.meta.get("source_id"))
 
+    def bounds(self, request: Request) -> Bounds:
+        return self.crawler.spider.bounds_for(request.meta.get("source_id"))
+
 
 class SourceDepthMiddleware(DepthMiddleware):
     """Scrapy's DepthMiddleware with the limit of the request's source instead of
     DEPTH_LIMIT, and pagination (`meta["pagination"]`) that keeps its list's depth: a
-    board's 20th page is as near as its first.
+    board's 20th page is as near as its first. Pagination is bounded apart: a next page one
+    further down its list's chain than the source's PAGINATION_CHAIN_LIMIT is dropped (a
+    list that never ends, a calendar's next day for ever, at any depth). A record or link
+    keeps its page's chain, so a trap cannot restart the count through a record.
 
-    Settings: DEPTH_PRIORITY, DEPTH_STATS_VERBOSE (Scrapy's own)."""
+    Settings: DEPTH_PRIORITY, DEPTH_STATS_VERBOSE (Scrapy's own), PAGINATION_CHAIN_LIMIT."""
 
     def get_processed_request(self, request: Request,
                               response: Response | None) -> Request | None:
@@ -85,11 +104,19 @@ class SourceDepthMiddleware(DepthMiddleware):
             return request
         pagination = request.meta.pop(PAGINATION, False)
         request.meta["depth"] = depth = response.meta["depth"] + (0 if pagination else 1)
+        request.meta[CHAIN] = chain = response.meta.get(CHAIN, 0) + (1 if pagination else 0)
         if self.prio:
             request.priority -= depth * self.prio
-        limit = self.crawler.spider.target_for(request.meta.get("source_id")).max_depth
-        if not pagination and depth > limit:
+        spider = self.crawler.spider
+        source_id = request.meta.get("source_id")
+        if not pagination and depth > spider.target_for(source_id).max_depth:
             self.stats.inc_value("depth/request_ignored_count")
+            return None
+        chain_limit = spider.bounds_for(source_id).pagination_chain
+        if pagination and chain_limit and chain > chain_limit:
+            spider.kept_out(request.meta, "pagination_chain", source_id, "a list reached "
+                            "PAGINATION_CHAIN_LIMIT (%d pages in a row) at %s", chain_limit,
+                            response.url)
             return None
         if self.verbose_stats:
             self.stats.inc_value(f"request_depth_count/{depth}")
@@ -110,9 +137,28 @@ class SourceScopeMiddleware(_SourceMiddleware):
         return None
 
 
+class UrlTrapMiddleware(_SourceMiddleware):
+    """Drop links whose URL repeats a path segment or query pair more often than the
+    source's URL_REPEAT_LIMIT (`crawler.traps`), before they are queued.
+
+    Settings: URL_REPEAT_LIMIT."""
+
+    def get_processed_request(self, request: Request,
+                              response: Response | None) -> Request | None:
+        if response is None or not repeats_too_often(request.url,
+                                                      self.bounds(request).url_repeats):
+            return request
+        host = urlsplit(request.url).netloc
+        self.crawler.spider.kept_out(request.meta, "url_trap", host, "a URL of %s repeats "
+                                     "its path segments or query (URL_REPEAT_LIMIT): %s",
+                                     host, request.url[:200])
+        return None
+
+
 class KnownPagesMiddleware(BaseSpiderMiddleware):
     """Drop a page's links already requested in its run, and those the store holds as
-    articles (news, blog, forum): a revisit fetches only new ones. The store is asked once
+    articles (news, blog, forum) not yet due for a revisit: a run fetches new ones and due
+    ones (the spider's clock says when). The store is asked once
     per page for all its links (`KnownDetailPages` batches pages too); if it cannot answer,
     every link is fetched (upserts make that harmless) and the outage is logged once.
 
@@ -121,7 +167,7 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.database_url = crawler.settings.get("DATABASE_URL")
-        self.known = KnownDetailPages(self._stored_types)
+        self.known = KnownDetailPages(self._stored_details)
         self._store_unreadable = False
 
     async def process_spider_output_async(self, response: Response | None,
@@ -138,9 +184,9 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
                 yield output
 
     async def known_details(self, urls: set[str]) -> set[str]:
-        """Stored articles among these; none while the store cannot tell."""
+        """Stored articles not due among these; none while the store cannot tell."""
         try:
-            known = await self.known.among(urls)
+            known = await self.known.among(urls, self.crawler.spider.clock())
         except SQLAlchemyError as error:
             if not self._store_unreadable:  # once per outage, not once per page
                 logger.warning("cannot check stored URLs (%s); fetching all until the "
@@ -151,22 +197,28 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
         self.crawler.stats.inc_value("frontier/known_skipped", len(known))
         return known
 
-    def _stored_types(self, urls: list[str]) -> dict[str, str | None]:
-        """Page type of each stored URL (runs in a thread: touches nothing but the database)."""
+    def _stored_details(self, urls: list[str]) -> dict[str, datetime | None]:
+        """Stored articles and their next visit (runs in a thread: touches only the database)."""
         with session_factory(self.database_url)() as session:
-            return stored_page_types(session, urls)
+            return stored_details(session, urls)
 
 
 class PageLimitMiddleware(_SourceMiddleware):
-    """Each page once per run, and no more than the source's `max_pages` requests."""
+    """Each page once per run, and no more than the source's page limit (its `max_pages`,
+    else MAX_PAGES_PER_RUN)."""
 
     def get_processed_request(self, request: Request,
                               response: Response | None) -> Request | None:
         if response is None:
             return request
-        admitted = self.crawler.spider.requested.admit(
-            request.meta.get("run_id"), request.url, self.target(request).max_pages)
-        return request if admitted else None
+        run_id = request.meta.get("run_id")
+        limit = self.bounds(request).max_pages
+        if self.crawler.spider.requested.admit(run_id, request.url, limit):
+            return request
+        if not self.crawler.spider.requested.seen(run_id, request.url):
+            self.crawler.spider.kept_out(request.meta, "max_pages", run_id, "run %s reached "
+                                         "its page limit (%d pages)", run_id, limit)
+        return None
 
 
 class EnqueueInBatchesMiddleware(BaseSpiderMiddleware):

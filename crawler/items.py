@@ -23,6 +23,16 @@ class CrawledPage:
     source_id: int | None = None
     run_id: int | None = None
     ticket: str | None = None  # the cluster ledger's handle on the request (distributed mode)
+    # Revisits (crawler/revisits.py): the server's validators and the body's hash, kept for
+    # the next visit; a thread page's first page and number; a revisit, and one that found
+    # the page as stored (a 304 or the same bytes: nothing to extract).
+    etag: str | None = None
+    last_modified: str | None = None
+    body_hash: str | None = None
+    thread_url: str | None = None
+    thread_page: int | None = None
+    revisited: bool = False
+    not_modified: bool = False
     # Filled by the stages, in order: decode → classify → extract → persist.
     document: Any = field(default=None, repr=False)
     decision: Any = None

@@ -1,4 +1,5 @@
-"""Which linked URLs are already stored as detail pages: a revisit does not fetch them again.
+"""Which linked URLs are stored detail pages not yet due for a revisit: a run does not fetch
+them again (due ones it does: crawler/revisits.py).
 
 The database is asked from a thread, so the reactor keeps fetching and extracting
 meanwhile, and in batches: while one query runs, the URLs of every page that asks in the
@@ -9,36 +10,43 @@ meantime wait for the next query together, so a busy worker pays no round trip p
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from functools import partial
-
-from pipelines import ARTICLE_TYPES
 
 # Per-worker memos (requested URLs, stored-detail answers) are dropped past this size.
 MEMO_LIMIT = 500_000
+_NOT_STORED = object()
 
 
 class KnownDetailPages:
-    """Answers 'which of these URLs are stored articles (news, blog, forum threads)?',
-    remembered for the worker's life (up to MEMO_LIMIT), one database query in flight at a
-    time. A revisit skips those; lists and 'other' pages (a hub the classifier was unsure
-    of, a forum's index of boards) are fetched again, since new articles appear there."""
+    """Answers 'which of these URLs are stored articles (news, blog, forum threads) not due
+    for a revisit at this time?', each page's next visit remembered for the worker's life
+    (up to MEMO_LIMIT), one database query in flight at a time. A run skips those; lists
+    and 'other' pages (a hub the classifier was unsure of, a forum's index of boards) are
+    fetched again, since new articles appear there.
 
-    def __init__(self, stored_types: Callable[[list[str]], dict[str, str | None]]) -> None:
-        self._stored_types = stored_types  # runs in a thread: touches nothing but the database
-        self._known: dict[str, bool] = {}
+    `stored_details` answers with the stored articles among some URLs and their next visit
+    (None: never)."""
+
+    def __init__(self,
+                 stored_details: Callable[[list[str]], dict[str, datetime | None]]) -> None:
+        self._stored_details = stored_details  # runs in a thread: touches only the database
+        self._due: dict[str, float] = {}  # POSIX time each URL is due from (-inf: not stored)
         self._next: set[str] = set()  # asked while a query runs: the next query's URLs
         self._next_answer: asyncio.Future[None] | None = None
         self._querying = False
 
-    async def among(self, urls: Iterable[str]) -> set[str]:
-        """The URLs that are stored detail pages. Raises the database's error, if any, to
-        every page that waited for the failed query."""
+    async def among(self, urls: Iterable[str], now: datetime) -> set[str]:
+        """The URLs that are stored detail pages not due at `now`. Raises the database's
+        error, if any, to every page that waited for the failed query."""
         urls = set(urls)
-        unasked = {url for url in urls if url not in self._known}
+        unasked = {url for url in urls if url not in self._due}
         if unasked:  # shielded: a page cancelled while waiting cancels no other page's answer
             await asyncio.shield(self._ask(unasked))
-        return {url for url in urls if self._known.get(url)}
+        moment = now.timestamp()
+        return {url for url in urls if self._due.get(url, -math.inf) > moment}
 
     def _ask(self, urls: set[str]) -> asyncio.Future[None]:
         if self._next_answer is None:
@@ -53,21 +61,23 @@ class KnownDetailPages:
         urls, answer = sorted(self._next), self._next_answer
         assert answer is not None  # URLs and the future that answers them come together
         self._next, self._next_answer, self._querying = set(), None, True
-        query = asyncio.get_running_loop().run_in_executor(None, self._stored_types, urls)
+        query = asyncio.get_running_loop().run_in_executor(None, self._stored_details, urls)
         query.add_done_callback(partial(self._answered, urls=urls, answer=answer))
 
-    def _answered(self, query: asyncio.Future[dict[str, str | None]], urls: list[str],
+    def _answered(self, query: asyncio.Future[dict[str, datetime | None]], urls: list[str],
                   answer: asyncio.Future[None]) -> None:
         self._querying = False
         error = query.exception()
         if error is not None:
             answer.set_exception(error)
         else:
-            if len(self._known) > MEMO_LIMIT:  # a long-lived worker must not grow for ever
-                self._known.clear()
+            if len(self._due) > MEMO_LIMIT:  # a long-lived worker must not grow for ever
+                self._due.clear()
             stored = query.result()
             for url in urls:
-                self._known[url] = stored.get(url) in ARTICLE_TYPES
+                due = stored.get(url, _NOT_STORED)
+                self._due[url] = (-math.inf if due is _NOT_STORED else math.inf if due is None
+                                  else due.timestamp())
             answer.set_result(None)
         if self._next:
             self._query()

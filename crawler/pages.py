@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
@@ -23,8 +24,10 @@ from models.db import session_factory
 from models.template_cache import TemplateCache
 from pipelines import (
     ARTICLE_TYPES,
+    Deadline,
     Document,
     NotHtmlError,
+    OutOfTimeError,
     PageResult,
     PageTypeDecision,
     Template,
@@ -32,6 +35,7 @@ from pipelines import (
     denoise_with_sibling,
     extract,
     load_document,
+    out_of_time,
     sibling_candidates,
     template_mask,
     url_pattern,
@@ -54,11 +58,17 @@ class PageReader:
     Redis, nothing to serialise, and the pair stays close in time. Concurrent pages of one
     pattern wait for the same sibling.
 
-    Settings: DATABASE_URL (the store of the shared template cache).
+    A page has PAGE_TIME_BUDGET_SECONDS of CPU time, counted while it is being read (not
+    while it waits for its sibling): a stage that runs out of it leaves the page with what
+    was done, stored all the same, counted in `pages/out_of_time` and logged once. A page
+    cut to the bounds of pipelines.bounds is counted in `pages/capped/<cap>`.
+
+    Settings: DATABASE_URL (the store of the shared template cache), PAGE_TIME_BUDGET_SECONDS.
     """
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
+        self.time_budget = crawler.settings.getfloat("PAGE_TIME_BUDGET_SECONDS")
         self.templates = TemplateCache(session_factory(crawler.settings.get("DATABASE_URL"),
                                                        connect_options(crawler.settings)))
         self._learning: dict[tuple[str, str], asyncio.Future[Template | None]] = {}
@@ -69,14 +79,31 @@ class PageReader:
     async def read(self, item: CrawledPage) -> str | None:
         """Fill the item's document, decision and result; or the reason it was dropped
         (an empty or binary body), counted."""
+        started = time.thread_time()
         dropped = self.decode(item)
         if dropped is None:
-            self.classify(item)
-            await self.extract(item)
+            deadline = Deadline.after(self._left(started))
+            if self.classify(item, deadline):
+                await self.extract(item, self._left(started))
+            for cap in sorted(item.document.capped):  # what of a huge page was left out
+                self.count(item, f"pages/capped/{cap}")
+            if item.result.out_of_time:
+                self.count(item, "pages/out_of_time")
+                logger.warning("page %s ran out of its %s s time budget in %s: stored with "
+                               "what was done before", item.url, self.time_budget,
+                               item.result.out_of_time)
         return dropped
 
+    def _left(self, started: float) -> float | None:
+        """CPU seconds of the page's budget left (at least a little, so that a page whose
+        budget is spent is cut at its next check); None when there is no budget."""
+        if not self.time_budget:
+            return None
+        return max(self.time_budget - (time.thread_time() - started), 1e-9)
+
     def decode(self, item: CrawledPage) -> str | None:
-        """Decode and parse once, in the page's source's time zone where one is set."""
+        """Decode and parse once, in the page's source's time zone where one is set; a page
+        that fails it is dropped with its reason (and a traceback: no page should)."""
         if not item.body.strip():
             self.count(item, "pages/skipped_empty")
             return f"{item.url}: empty body (HTTP {item.status})"
@@ -88,6 +115,10 @@ class PageReader:
         except NotHtmlError as error:
             self.count(item, "pages/skipped_binary")
             return f"{item.url}: {error}"
+        except Exception as error:  # noqa: BLE001 - a bug must cost one page, not the crawl
+            logger.exception("decoding failed for %s", item.url)
+            self.count(item, "errors/decode")
+            return f"{item.url}: not decoded ({type(error).__name__})"
         item.body = b""  # the tree holds the page now
         return None
 
@@ -95,24 +126,31 @@ class PageReader:
         name = self.crawler.spider.target_for(source_id).timezone
         return zone_named(name) if name else None
 
-    def classify(self, item: CrawledPage) -> None:
-        """Page type from the source's rules, built-in rules, then the trained classifier."""
+    def classify(self, item: CrawledPage, deadline: Deadline) -> bool:
+        """Page type from the source's rules, built-in rules, then the trained classifier;
+        whether there is time left to extract the page (else its result is set)."""
         rules = self.crawler.spider.target_for(item.source_id).page_type_rules
         try:
-            item.decision = decide_type(item.document, None, rules)
+            item.decision = decide_type(item.document, None, rules, deadline)
+        except OutOfTimeError as error:
+            item.result = out_of_time(error.stage)
+            item.decision = item.result.decision
         except Exception:  # noqa: BLE001 - an unclassifiable page is stored as 'other'
             logger.exception("page-type classification failed for %s", item.url)
             self.count(item, "errors/classify")
             item.decision = PageTypeDecision("other", 0.0, "error")
         self.count(item, f"pages/type/{item.decision.page_type}")
+        return item.result is None
 
-    async def extract(self, item: CrawledPage) -> None:
-        """Articles to density extraction (minus the site template), lists to record mining."""
+    async def extract(self, item: CrawledPage, time_left: float | None) -> None:
+        """Articles to density extraction (minus the site template), lists to record mining,
+        within `time_left` CPU seconds (the wait for a sibling does not count)."""
         exclude: list[HtmlElement] = []
         try:
             if item.decision.page_type in ARTICLE_TYPES:
                 exclude = await self._template_blocks(item)
-            item.result = extract(item.document, item.decision, exclude)
+            item.result = extract(item.document, item.decision, exclude,
+                                  Deadline.after(time_left))
         except Exception:  # noqa: BLE001 - keep the page's facts even if extraction fails
             logger.exception("extraction failed for %s", item.url)
             self.count(item, "errors/extract")

@@ -19,6 +19,7 @@ from twisted.python.failure import Failure
 from crawler import settings as defaults
 from crawler.database import connect_options
 from crawler.items import CrawledPage
+from crawler.revisits import revisit_policy
 from models.db import database_url, session_factory
 from models.journal import Journal
 from models.persist import (
@@ -31,9 +32,13 @@ from models.persist import (
     write_segments,
 )
 from models.schema import reason
-from models.stored import FetchFacts, stored_line
+from models.stored import FetchFacts, not_modified_line, stored_line
+from pipelines import ARTICLE_TYPES
 
 logger = logging.getLogger(__name__)
+# What a revisit that was extracted and written found (one that found the page as stored
+# without extraction is counted by the spider).
+_REVISIT_OUTCOMES = {"updated": "revisits/changed", "unchanged": "revisits/unchanged"}
 
 
 class PersistStage:
@@ -92,15 +97,30 @@ class PersistStage:
     def process_item(self, item: CrawledPage) -> CrawledPage:
         assert self.journal is not None
         facts = FetchFacts(url=item.url, final_url=item.final_url, status=item.status,
-                           fetched_at=item.fetched_at, encoding=item.document.encoding,
+                           fetched_at=item.fetched_at,
+                           encoding=item.document.encoding if item.document else None,
                            source_id=item.source_id, crawl_run_id=item.run_id,
-                           ticket=item.ticket)
-        self.journal.append_line(stored_line(facts, item.result))
+                           ticket=item.ticket, revisit=self.revisit_policy(item),
+                           etag=item.etag, last_modified=item.last_modified,
+                           body_hash=item.body_hash, thread_url=item.thread_url,
+                           thread_page=item.thread_page, revisited=item.revisited)
+        self.journal.append_line(not_modified_line(facts) if item.not_modified
+                                 else stored_line(facts, item.result))
         item.document = None  # release the tree; the journal holds the record
         self.waiting += 1
         if self.journal.open_items >= self.batch_size:
             self.flush()
         return item
+
+    def revisit_policy(self, item: CrawledPage) -> dict[str, float] | None:
+        """The schedule policy of a page its source revisits (an article, a thread page, or
+        a revisit that found it as stored), journalled with it; None for other pages."""
+        revisited = item.not_modified or item.thread_url is not None or (
+            item.decision is not None and item.decision.page_type in ARTICLE_TYPES)
+        if not revisited:
+            return None
+        source = self.crawler.spider.target_for(item.source_id).settings
+        return revisit_policy(self.crawler.settings, source).json()
 
     def flush_when_idle(self) -> None:
         """A worker with nothing left to fetch writes what it holds at once, not at the
@@ -151,12 +171,17 @@ class PersistStage:
         return self._writing
 
     def _acknowledge(self, batch: list[Written]) -> None:
-        """Committed items count in their run's stats; their requests are done."""
+        """Committed items count in their run's stats (a revisit's outcome, the comments
+        and versions it added too); their requests are done."""
         self.waiting -= len(batch)
         spider = self.crawler.spider
         metas = [{"run_id": written.run_id, "ticket": written.ticket} for written in batch]
         for meta, written in zip(metas, batch, strict=True):
             spider.count(meta, f"pages/{written.status}")
+            if written.revisited and written.status in _REVISIT_OUTCOMES:
+                spider.count(meta, _REVISIT_OUTCOMES[written.status])
+            for name, value in written.events.items():
+                spider.count(meta, name, value)
         spider.requests_done(metas)
 
     def _written(self, _: list[Written]) -> None:

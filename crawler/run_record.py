@@ -28,8 +28,8 @@ logger = logging.getLogger(__name__)
 
 run_drained = object()  # signal: (run_id, stats) of a cluster run whose last request is done
 # The statistics a finished run's log line shows (the stored record keeps them all).
-_LOGGED_GROUPS = ("pages", "errors", "robots", "template", "records", "frontier",
-                  "finish_reason")
+_LOGGED_GROUPS = ("pages", "errors", "robots", "template", "records", "frontier", "bounds",
+                  "revisits", "comments", "versions", "finish_reason")
 
 
 class RunRecord:

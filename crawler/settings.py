@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from pipelines import LOG_LINES
+
 BOT_NAME = "opinion-crawler"
 SPIDER_MODULES = ["crawler.spiders"]
 NEWSPIDER_MODULE = "crawler.spiders"
@@ -59,6 +61,10 @@ DOWNLOAD_MAXSIZE = 32 * 1024 * 1024
 # leads to one (crawler/scope.py): no store indexes them, no log line carries them whole.
 URLLENGTH_LIMIT = 2083
 DOWNLOAD_WARNSIZE = 8 * 1024 * 1024
+# CPU seconds one page may take from decoding to the end of its extraction (crawler/pages.py);
+# past them the page is stored with what was done (pages/out_of_time, one WARNING line).
+# 0: no limit. Evidence: docs/RELIABILITY.md, "Bounded pages".
+PAGE_TIME_BUDGET_SECONDS = 3.0
 
 # URL identity (crawler/urls.py): one page, one row, whichever spelling was linked. A query
 # parameter named here (a trailing '*' matches by prefix) is dropped from every URL, and a
@@ -91,23 +97,58 @@ LOG_FORMATTER = "crawler.patches.logformatter.PageLogFormatter"
 STATS_CLASS = "crawler.patches.stats.StatsCollector"
 # Start-up objects out of the garbage collector's sight once the crawl runs, and young
 # collections every GC_YOUNG_THRESHOLD allocations (Python's default: 700); see
-# crawler/patches/gc_freeze.py.
-EXTENSIONS = {"crawler.patches.gc_freeze.FreezeStartupObjects": 0,
+# crawler/patches/gc_freeze.py. Before any other extension, every log handler is guarded
+# (crawler/log_guard.py): passwords masked, a record at most LOG_RECORD_MAX_LINES lines of
+# at most LOG_LINE_MAX_CHARS characters (the defaults shared with the command-line tools).
+EXTENSIONS = {"crawler.log_guard.GuardLogLines": -1000,
+              "crawler.patches.gc_freeze.FreezeStartupObjects": 0,
               "crawler.run_record.RunRecord": 0}
+LOG_LINE_MAX_CHARS = LOG_LINES.line_max_chars
+LOG_RECORD_MAX_LINES = LOG_LINES.record_max_lines
 GC_YOUNG_THRESHOLD = 10_000
 
-# The spider's follow-up requests, per source: depth, scope, known pages, page limit
+# The spider's follow-up requests, per source: depth and pagination chain, scope, URL
+# traps, known pages, page limit
 # (crawler/frontier.py); in a cluster a page's requests reach Redis in one batch. Scrapy's
 # URL-length middleware stays out: the crawl never refused a long URL.
 SPIDER_MIDDLEWARES = {"scrapy.spidermiddlewares.depth.DepthMiddleware": None,
                       "crawler.frontier.SourceDepthMiddleware": 900,
                       "crawler.frontier.SourceScopeMiddleware": 860,
+                      "crawler.frontier.UrlTrapMiddleware": 850,
                       "crawler.frontier.KnownPagesMiddleware": 840,
                       "crawler.frontier.PageLimitMiddleware": 820,
                       "crawler.frontier.EnqueueInBatchesMiddleware": 10}
 
+# Bounded work: every crawl ends by itself, whatever a site links to (crawler/bounds.py;
+# figures in docs/RELIABILITY.md, "Bounded crawls"). 0 turns a limit off. A source's
+# `settings` override the first three, its `max_pages` the last.
+# Pages of one list followed one after another (its next page, that page's next, …); a
+# list record or link keeps the count of the page it was found on.
+PAGINATION_CHAIN_LIMIT = 100
+# Requests queued per domain (the worker's scheduler, or the cluster's shared queue); beyond
+# it a domain's new requests are dropped (`bounds/domain_queue`), one log line per domain.
+DOMAIN_QUEUE_LIMIT = 10_000
+# A URL in which one path segment, or one query key=value pair, occurs more than this many
+# times (`/a/b/a/b/a/b/a/b/`) is a trap, not queued (`bounds/url_trap`).
+URL_REPEAT_LIMIT = 3
+# Pages requested per source and run when neither `-a max_pages` nor the source's
+# `max_pages` says (`bounds/max_pages`).
+MAX_PAGES_PER_RUN = 20_000
+
 # Item pipelines persist; the spider's callback has extracted the page (crawler/pages.py).
 ITEM_PIPELINES = {"crawler.persistence.PersistStage": 900}
+
+# Revisits of stored articles (crawler/revisits.py, models/revisit.py): each run of a source
+# also fetches its articles that are due (at most REVISIT_MAX_PER_RUN, most overdue first).
+# After a visit the next is REVISIT_MIN_INTERVAL seconds later if the page changed, else
+# REVISIT_BACKOFF times the last interval (up to REVISIT_MAX_INTERVAL); none is planned
+# later than REVISIT_MAX_AGE seconds after the page was first seen. A source's settings may
+# override each (docs in README, "Revisits").
+REVISIT_MIN_INTERVAL = 900
+REVISIT_MAX_INTERVAL = 86_400
+REVISIT_BACKOFF = 2.0
+REVISIT_MAX_AGE = 7 * 86_400
+REVISIT_MAX_PER_RUN = 500
 
 DATABASE_URL = os.environ.get("DATABASE_URL")  # None → embedded SQLite under var/
 PERSIST_BATCH_SIZE = 50
@@ -142,6 +183,8 @@ if REDIS_URL:
     SCHEDULER_PERSIST = True
     SCHEDULER_QUEUE_CLASS = "crawler.cluster.queue.AckPriorityQueue"
     SCHEDULER_IDLE_BEFORE_CLOSE = 0
+else:  # Scrapy's scheduler, with DOMAIN_QUEUE_LIMIT
+    SCHEDULER = "crawler.bounded_scheduler.DomainBoundedScheduler"
 # Seconds a worker waits for work before it exits (0: wait for ever, until a signal).
 MAX_IDLE_TIME_BEFORE_CLOSE = int(os.environ.get("MAX_IDLE_TIME_BEFORE_CLOSE", "0"))
 CLUSTER_HEARTBEAT_SECONDS = 5.0

@@ -25,7 +25,7 @@ class CrawlTarget:
 
     start_urls: tuple[str, ...]
     allowed_domains: tuple[str, ...]
-    max_pages: int = 0  # 0: no limit
+    max_pages: int | None = None  # 0: no limit; None: the crawl's MAX_PAGES_PER_RUN
     max_depth: int = DEFAULT_DEPTH
     source_id: int | None = None
     page_type_rules: tuple[SiteRule, ...] = field(default_factory=tuple)
@@ -82,7 +82,7 @@ def target_of(source: Source) -> CrawlTarget:
         raise ValueError(f"source {source.name!r}: {error}") from error
     urls = tuple(source.start_urls)
     return CrawlTarget(start_urls=urls, allowed_domains=tuple(source.allowed_domains),
-                       max_pages=source.max_pages or 0,
+                       max_pages=source.max_pages,
                        max_depth=DEFAULT_DEPTH if source.max_depth is None else source.max_depth,
                        source_id=source.id, page_type_rules=rules,
                        timezone=_timezone(source.name, settings.timezone), settings=settings)

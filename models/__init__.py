@@ -2,7 +2,7 @@
 
 from models.base import Base
 from models.crawl import CrawlRun, Source
-from models.page import Article, Comment, ListRecord, Page, SiteTemplate
+from models.page import Article, ArticleVersion, Comment, ListRecord, Page, SiteTemplate
 
-__all__ = ["Article", "Base", "Comment", "CrawlRun", "ListRecord", "Page", "SiteTemplate",
-           "Source"]
+__all__ = ["Article", "ArticleVersion", "Base", "Comment", "CrawlRun", "ListRecord", "Page",
+           "SiteTemplate", "Source"]

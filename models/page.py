@@ -33,6 +33,21 @@ class Page(Base):
                                                   index=True)
     crawl_run_id: Mapped[int | None] = mapped_column(
         ForeignKey("crawl_run.id", ondelete="SET NULL"), index=True)
+    # The revisit schedule (models/revisit.py): when the page is due again (None: never),
+    # the interval that set it, fetches so far and when its content last changed.
+    next_visit_at: Mapped[datetime | None] = mapped_column(index=True)
+    revisit_seconds: Mapped[int | None]
+    visits: Mapped[int] = mapped_column(default=1, server_default="1")
+    last_changed_at: Mapped[datetime | None]
+    # What a revisit sends and compares so an unchanged page costs no extraction: the
+    # server's validators (If-None-Match, If-Modified-Since) and the hash of the raw body.
+    etag: Mapped[str | None] = mapped_column(Text)
+    last_modified: Mapped[str | None] = mapped_column(Text)
+    body_hash: Mapped[str | None] = mapped_column(String(64))
+    # A later page of a paginated thread: the thread's first page and this page's number;
+    # its posts are comments of the thread's article.
+    thread_url: Mapped[str | None] = mapped_column(Text)
+    thread_page: Mapped[int | None]
 
     article: Mapped[Article | None] = relationship(back_populates="page",
                                                    cascade="all, delete-orphan")
@@ -57,25 +72,55 @@ class Article(Base):
     language: Mapped[str | None] = mapped_column(String(16))
     body_text: Mapped[str] = mapped_column(Text, default="")
     body_html: Mapped[str] = mapped_column(Text, default="")
+    body_seen_at: Mapped[datetime | None]  # since when the body reads as it does now
 
     page: Mapped[Page] = relationship(back_populates="article")
-    comments: Mapped[list[Comment]] = relationship(back_populates="article",
-                                                   cascade="all, delete-orphan",
-                                                   order_by="Comment.position")
+    comments: Mapped[list[Comment]] = relationship(
+        back_populates="article", cascade="all, delete-orphan",
+        order_by="[Comment.page_number, Comment.position]")
+    versions: Mapped[list[ArticleVersion]] = relationship(
+        back_populates="article", cascade="all, delete-orphan",
+        order_by="ArticleVersion.replaced_at")
+
+
+class ArticleVersion(Base):
+    """An article's earlier text, kept when a revisit found it changed: an edited or
+    retracted article shows what it said and when."""
+
+    __tablename__ = "article_version"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"),
+                                            index=True)
+    title: Mapped[str | None] = mapped_column(Text)
+    body_text: Mapped[str] = mapped_column(Text)
+    body_html: Mapped[str] = mapped_column(Text)
+    seen_at: Mapped[datetime | None]  # when this text was first stored
+    replaced_at: Mapped[datetime]  # the fetch that found a different text
+
+    article: Mapped[Article] = relationship(back_populates="versions")
 
 
 class Comment(Base):
-    """A reader comment or forum reply, in page order."""
+    """A reader comment or forum reply, stored once whatever number of revisits see it:
+    `key` is its identity in the article (pipelines.comment_keys); ordered by the thread
+    page it was last seen on and its place there. One that disappears is marked gone,
+    never deleted; one edited under the same identity keeps its row, with the new text."""
 
     __tablename__ = "comment"
-    __table_args__ = (UniqueConstraint("article_id", "position"),)
+    __table_args__ = (UniqueConstraint("article_id", "key"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(200))
+    page_number: Mapped[int] = mapped_column(default=1, server_default="1")
     position: Mapped[int]
     author: Mapped[str | None] = mapped_column(Text)
     published_at: Mapped[datetime | None]
     text: Mapped[str] = mapped_column(Text)
+    first_seen_at: Mapped[datetime | None]
+    edited_at: Mapped[datetime | None]
+    gone_at: Mapped[datetime | None]
 
     article: Mapped[Article] = relationship(back_populates="comments")
 

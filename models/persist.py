@@ -14,7 +14,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from models.db import PROJECT_ROOT, database_url, session_factory
 from models.journal import Journal, is_journal_directory, read_segment
 from models.schema import DatabaseNotReady, check_schema, reason
-from models.store import save_pages
+from models.store import SaveCounts, save_pages
 
 logger = logging.getLogger(__name__)
 
@@ -101,9 +101,11 @@ class SegmentWriteError(Exception):
 class Written:
     """One committed item: what happened to it, and the request it came from."""
 
-    status: str  # new, updated, unchanged, or rejected (set aside: the database refused it)
+    status: str  # new, updated, unchanged, not_modified, or rejected (set aside: refused)
     run_id: int | None
     ticket: str | None
+    revisited: bool = False  # the fetch was a revisit of a stored page
+    events: Counter[str] = field(default_factory=Counter)  # comments/new, versions/new…
 
 
 def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path],
@@ -118,13 +120,15 @@ def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path],
         records = list(read_segment(segment))
         try:
             with sessions.begin() as session:
-                statuses = save_pages(session, records).by_url
+                counts = save_pages(session, records)
         except SQLAlchemyError as error:
             if is_outage(error):
                 raise SegmentWriteError(segment, error) from error
-            statuses = _write_page_by_page(sessions, segment, records)
+            counts = _write_page_by_page(sessions, segment, records)
         segment.unlink()
-        batch = [Written(statuses[r["url"]], r.get("crawl_run_id"), r.get("ticket"))
+        # a URL fetched twice in a segment is written once: its events count once
+        batch = [Written(counts.by_url[r["url"]], r.get("crawl_run_id"), r.get("ticket"),
+                         bool(r.get("revisited")), counts.events.pop(r["url"], Counter()))
                  for r in records]
         on_segment(batch)
         written += batch
@@ -132,15 +136,18 @@ def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path],
 
 
 def _write_page_by_page(sessions: sessionmaker[Session], segment: Path,
-                        records: Sequence[dict[str, Any]]) -> dict[str, str]:
+                        records: Sequence[dict[str, Any]]) -> SaveCounts:
     """Each page in its own transaction; the ones the database refuses go to the segment's
-    rejected file with one log line each. Returns each URL's status."""
-    statuses: dict[str, str] = {}
+    rejected file with one log line each. Returns each URL's status and events."""
+    counts = SaveCounts()
+    statuses = counts.by_url
     refused = []
     for record in records:
         try:
             with sessions.begin() as session:
-                statuses.update(save_pages(session, [record]).by_url)
+                one = save_pages(session, [record])
+            statuses.update(one.by_url)
+            counts.events.update(one.events)
         except SQLAlchemyError as error:
             if is_outage(error):
                 raise SegmentWriteError(segment, error) from error
@@ -151,7 +158,7 @@ def _write_page_by_page(sessions: sessionmaker[Session], segment: Path,
     if refused:
         with _rejected(segment).open("a", encoding="utf-8") as out:
             out.writelines(json.dumps(record, ensure_ascii=False) + "\n" for record in refused)
-    return statuses
+    return counts
 
 
 def _rejected(segment: Path) -> Path:
@@ -205,5 +212,5 @@ def replay_main(argv: list[str]) -> int:
                                                         journal.seal()))
     journal.close()
     print(f"replayed {adopted} items: {statuses['new']} new, {statuses['updated']} updated, "
-          f"{statuses['unchanged']} unchanged")
+          f"{statuses['unchanged'] + statuses['not_modified']} unchanged")
     return 0

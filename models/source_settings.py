@@ -24,6 +24,15 @@ class SourceSettings:
     cookies: bool | None = None
     private_addresses: bool | None = None  # may reach loopback and private networks
     timezone: str | None = None  # the IANA zone the site writes its times in
+    pagination_chain_limit: int | None = None  # pages of one list followed in a row
+    domain_queue_limit: int | None = None  # requests queued per domain
+    url_repeat_limit: int | None = None  # repeats of a path segment or query pair in a URL
+    # Revisits of its stored articles (crawler/revisits.py): seconds, factor, count per run.
+    revisit_min_interval: float | None = None
+    revisit_max_interval: float | None = None
+    revisit_backoff: float | None = None
+    revisit_max_age: float | None = None
+    revisit_max_per_run: int | None = None
 
     @property
     def slot_settings(self) -> dict[str, float | int]:
@@ -52,6 +61,10 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
 
 
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 def _headers(value: Any) -> bool:
     return isinstance(value, dict) and all(isinstance(k, str) and k and isinstance(v, str)
                                            for k, v in value.items())
@@ -73,6 +86,24 @@ KEYS: dict[str, _Key] = {key.name: key for key in (
          "true or false"),
     _Key("timezone", "timezone", lambda v: isinstance(v, str) and bool(v),
          'an IANA zone name, e.g. "Asia/Shanghai"'),
+    _Key("PAGINATION_CHAIN_LIMIT", "pagination_chain_limit", _count,
+         "pages of one list followed in a row, an integer >= 0 (0: no limit)"),
+    _Key("DOMAIN_QUEUE_LIMIT", "domain_queue_limit", _count,
+         "requests queued per domain, an integer >= 0 (0: no limit)"),
+    _Key("URL_REPEAT_LIMIT", "url_repeat_limit", _count,
+         "times a path segment or query pair may recur in a URL, an integer >= 0 (0: no limit)"),
+    _Key("REVISIT_MIN_INTERVAL", "revisit_min_interval", lambda v: _number(v) and v > 0,
+         "seconds from a visit that found a change to the next, a number > 0", float),
+    _Key("REVISIT_MAX_INTERVAL", "revisit_max_interval", lambda v: _number(v) and v > 0,
+         "the longest seconds between two visits, a number > 0", float),
+    _Key("REVISIT_BACKOFF", "revisit_backoff", lambda v: _number(v) and v >= 1,
+         "the factor an unchanged visit stretches the interval by, a number >= 1", float),
+    _Key("REVISIT_MAX_AGE", "revisit_max_age", _number,
+         "seconds after an article is first seen that it is revisited, a number >= 0 "
+         "(0: never)", float),
+    _Key("REVISIT_MAX_PER_RUN", "revisit_max_per_run",
+         lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+         "articles revisited per run at most, an integer >= 0"),
 )}
 ACCEPTED = ", ".join(KEYS)
 

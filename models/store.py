@@ -7,6 +7,7 @@ batch twice leaves the database as writing it once: a retried batch never duplic
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -16,21 +17,30 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from models.articles import save_articles
 from models.crawl import CrawlRun
-from models.page import Article, Comment, ListRecord, Page
+from models.page import ListRecord, Page
+from models.revisit import RevisitPolicy, next_visit
+from models.stored import to_datetime
+from pipelines import ARTICLE_TYPES
 
-_PAGES, _ARTICLES = Page.__table__, Article.__table__
-_COMMENTS, _RECORDS = Comment.__table__, ListRecord.__table__
+_PAGES, _RECORDS = Page.__table__, ListRecord.__table__
 _PAGE_COLUMNS = ("final_url", "status", "fetched_at", "content_hash", "encoding", "page_type",
                  "type_confidence", "type_decided_by", "type_candidates", "next_page_url",
-                 "source_id", "crawl_run_id")
+                 "source_id", "crawl_run_id", "etag", "last_modified", "body_hash",
+                 "thread_url", "thread_page")
+_SCHEDULE_COLUMNS = ("next_visit_at", "revisit_seconds", "visits", "last_changed_at")
+_VALIDATORS = ("etag", "last_modified", "body_hash")
 
 
 @dataclass
 class SaveCounts:
-    """How a batch changed the store: per URL 'new', 'updated' or 'unchanged'."""
+    """How a batch changed the store: per URL 'new', 'updated', 'unchanged' or
+    'not_modified' (a revisit that found the page as stored: only its schedule moved), and
+    per URL what its write added (`comments/new`, `comments/gone`, `versions/new`)."""
 
     by_url: dict[str, str] = field(default_factory=dict)
+    events: dict[str, Counter[str]] = field(default_factory=dict)
 
     def _count(self, status: str) -> int:
         return sum(1 for value in self.by_url.values() if value == status)
@@ -48,70 +58,81 @@ class SaveCounts:
         return self._count("unchanged")
 
 
-def to_datetime(value: str | datetime | None) -> datetime | None:
-    """Read an ISO 8601 string (as spilled to JSON) back into a datetime."""
-    if value is None or isinstance(value, datetime):
-        return value
-    return datetime.fromisoformat(value)
+@dataclass(frozen=True)
+class _Stored:
+    """What the store holds of a page that a new fetch of it needs."""
+
+    id: int
+    content_hash: str
+    fetched_at: datetime
+    first_seen_at: datetime
+    revisit_seconds: int | None
+    visits: int
+    next_page_url: str | None
+    thread_page: int | None
+    next_visit_at: datetime | None
+    last_changed_at: datetime | None
+
+    def schedule(self) -> dict[str, Any]:
+        return {column: getattr(self, column) for column in _SCHEDULE_COLUMNS}
 
 
 def _insert(session: Session):  # type: ignore[no-untyped-def]
     return (postgresql.insert if session.bind.dialect.name == "postgresql" else sqlite.insert)
 
 
-def _upsert_pages(session: Session, pages: Sequence[dict[str, Any]]) -> dict[str, int]:
-    rows = [{"url": page["url"], "first_seen_at": to_datetime(page["fetched_at"]),
-             **{column: page.get(column) for column in _PAGE_COLUMNS}} for page in pages]
-    for row in rows:
+def _schedule(page: dict[str, Any], stored: _Stored | None, changed: bool) -> dict[str, Any]:
+    """The page's revisit schedule after this fetch (models/revisit.py). A page the crawler
+    does not revisit (no policy: a list), and a thread page with a page after it, has
+    none. A fetch no newer than the stored one (a journal written twice) changes nothing."""
+    fetched_at = to_datetime(page["fetched_at"])
+    if stored is not None and fetched_at <= stored.fetched_at:
+        return {}
+    schedule: dict[str, Any] = {"visits": stored.visits + 1 if stored else 1}
+    if changed:
+        schedule["last_changed_at"] = fetched_at
+    next_page = page.get("next_page_url", stored.next_page_url if stored else None)
+    thread_page = page.get("thread_page") or (stored.thread_page if stored else None)
+    if page.get("revisit") is None or (thread_page and next_page):
+        return {**schedule, "next_visit_at": None, "revisit_seconds": None}
+    visit = next_visit(RevisitPolicy.from_json(page["revisit"]),
+                       stored.first_seen_at if stored else fetched_at, fetched_at,
+                       stored.revisit_seconds if stored else None, changed)
+    return {**schedule, "next_visit_at": visit.next_at, "revisit_seconds": visit.interval_seconds}
+
+
+def _upsert_pages(session: Session, pages: Sequence[dict[str, Any]],
+                  stored: dict[str, _Stored]) -> dict[str, int]:
+    rows = []
+    for page in pages:
+        row = {"url": page["url"], "first_seen_at": to_datetime(page["fetched_at"]),
+               **{column: page.get(column) for column in _PAGE_COLUMNS}}
         row["fetched_at"] = to_datetime(row["fetched_at"])
         row["type_candidates"] = row["type_candidates"] or []
+        before = stored.get(page["url"])
+        schedule = _schedule(page, before, changed=True) or (before and before.schedule())
+        rows.append({**row, **{column: schedule.get(column) for column in _SCHEDULE_COLUMNS}})
     # One statement for any batch size, compiled once (a VALUES list of N rows was a new
     # statement, compiled again, for every N); sent as multi-row batches by SQLAlchemy.
     statement = _insert(session)(_PAGES)
     statement = statement.on_conflict_do_update(
         index_elements=[_PAGES.c.url],
-        set_={column: statement.excluded[column] for column in _PAGE_COLUMNS},
+        set_={column: statement.excluded[column]
+              for column in (*_PAGE_COLUMNS, *_SCHEDULE_COLUMNS)},
     ).returning(_PAGES.c.id, _PAGES.c.url)
     return {url: page_id for page_id, url in session.execute(statement, rows)}
 
 
-def _replace_children(session: Session, ids: dict[str, int],
-                      pages: Sequence[dict[str, Any]]) -> None:
-    """Extraction results are replaced whole: a changed page's old article (its comments
-    go by cascade) and records go. A few set-based statements per batch, not a flush of
-    ORM objects per page: most of the worker's database CPU went to the unit of work.
-    Inserts go to the tables (Core), not the ORM classes: ORM bulk inserts still walk
-    each row's mapped attributes."""
+def _replace_records(session: Session, ids: dict[str, int],
+                     pages: Sequence[dict[str, Any]]) -> None:
+    """A changed page's list records are replaced whole (set-based, Core inserts: ORM
+    bulk inserts walk each row's mapped attributes)."""
     page_ids = [ids[page["url"]] for page in pages]
-    session.execute(delete(Article).where(Article.page_id.in_(page_ids)))
     session.execute(delete(ListRecord).where(ListRecord.page_id.in_(page_ids)))
-    articles = {ids[page["url"]]: page["article"] for page in pages if page.get("article")}
-    if articles:
-        rows = [_article_row(page_id, article) for page_id, article in articles.items()]
-        article_ids = dict(session.execute(
-            insert(_ARTICLES).returning(_ARTICLES.c.page_id, _ARTICLES.c.id), rows).all())
-        comments = [_comment_row(article_ids[page_id], position, comment)
-                    for page_id, article in articles.items()
-                    for position, comment in enumerate(article.get("comments") or [])]
-        if comments:
-            session.execute(insert(_COMMENTS), comments)
     records = [_record_row(ids[page["url"]], position, record) for page in pages
                for position, record in enumerate(page.get("records") or [])]
     if records:
         session.execute(insert(_RECORDS), records)
-
-
-def _article_row(page_id: int, article: dict[str, Any]) -> dict[str, Any]:
-    return {"page_id": page_id, "title": article.get("title"), "author": article.get("author"),
-            "source": article.get("source"),
-            "published_at": to_datetime(article.get("published_at")),
-            "published_raw": article.get("published_raw"), "language": article.get("language"),
-            "body_text": article.get("body_text", ""), "body_html": article.get("body_html", "")}
-
-
-def _comment_row(article_id: int, position: int, comment: dict[str, Any]) -> dict[str, Any]:
-    return {"article_id": article_id, "position": position, "author": comment.get("author"),
-            "text": comment["text"], "published_at": to_datetime(comment.get("published_at"))}
 
 
 def _record_row(page_id: int, position: int, record: dict[str, Any]) -> dict[str, Any]:
@@ -121,46 +142,95 @@ def _record_row(page_id: int, position: int, record: dict[str, Any]) -> dict[str
             "extra": record.get("extra") or {}}
 
 
-def _touch_unchanged(session: Session, ids: dict[str, int],
-                     pages: Sequence[dict[str, Any]]) -> None:
-    """Only the fetch facts of pages whose content did not change (one bulk UPDATE)."""
-    if pages:
-        session.execute(update(Page), [
-            {"id": ids[page["url"]], "fetched_at": to_datetime(page["fetched_at"]),
-             "status": page["status"], "crawl_run_id": page.get("crawl_run_id")}
-            for page in pages])
+def _touch(session: Session, stored: dict[str, _Stored],
+           pages: Sequence[dict[str, Any]]) -> None:
+    """Pages whose content did not change (or a revisit found not modified): only their
+    fetch facts, validators and schedule (one bulk UPDATE)."""
+    rows = []
+    for page in pages:
+        facts = {"fetched_at": to_datetime(page["fetched_at"]),
+                 "crawl_run_id": page.get("crawl_run_id")}
+        if not page.get("not_modified"):
+            facts["status"] = page["status"]
+        facts.update({name: page[name] for name in _VALIDATORS if page.get(name)})
+        schedule = _schedule(page, stored[page["url"]], changed=False)
+        if schedule:
+            rows.append({"id": stored[page["url"]].id, **facts, **schedule})
+    if rows:
+        session.execute(update(Page), rows)
+
+
+def _stored(session: Session, urls: list[str]) -> dict[str, _Stored]:
+    columns = (Page.url, Page.id, Page.content_hash, Page.fetched_at, Page.first_seen_at,
+               Page.revisit_seconds, Page.visits, Page.next_page_url, Page.thread_page,
+               Page.next_visit_at, Page.last_changed_at)
+    return {row.url: _Stored(*row[1:]) for row in session.execute(
+        select(*columns).where(Page.url.in_(urls)))}
+
+
+def _status(page: dict[str, Any], stored: _Stored | None) -> str:
+    if stored is None:
+        return "new"
+    if page.get("not_modified"):
+        return "not_modified"
+    return "unchanged" if stored.content_hash == page["content_hash"] else "updated"
 
 
 def save_pages(session: Session, pages: Iterable[dict[str, Any]]) -> SaveCounts:
-    """Upsert a batch of pages in the caller's transaction; unchanged content is only touched."""
+    """Upsert a batch of pages in the caller's transaction; unchanged content is only touched,
+    and so is a revisit that found the page not modified. A not-modified record of a page
+    the store no longer holds is dropped (it has nothing to write): counted unchanged."""
     latest = {page["url"]: page for page in pages}  # one row per URL, the last fetch wins
     if not latest:
         return SaveCounts()
-    ids: dict[str, int] = {}
-    hashes: dict[str, str] = {}
-    for url, page_id, content_hash in session.execute(
-            select(Page.url, Page.id, Page.content_hash).where(Page.url.in_(list(latest)))):
-        ids[url], hashes[url] = page_id, content_hash
-    counts = SaveCounts({url: "new" if url not in hashes else
-                         "unchanged" if hashes[url] == page["content_hash"] else "updated"
-                         for url, page in latest.items()})
-    _touch_unchanged(session, ids, [latest[url] for url, status in counts.by_url.items()
-                                    if status == "unchanged"])
-    changed = [latest[url] for url, status in counts.by_url.items() if status != "unchanged"]
+    stored = _stored(session, list(latest))
+    counts = SaveCounts({url: _status(page, stored.get(url)) for url, page in latest.items()})
+    counts.by_url.update({url: "unchanged" for url, page in latest.items()
+                          if page.get("not_modified") and url not in stored})
+    _touch(session, stored, [latest[url] for url, status in counts.by_url.items()
+                             if status in ("unchanged", "not_modified") and url in stored])
+    changed = [latest[url] for url, status in counts.by_url.items()
+               if status in ("new", "updated")]
     if changed:
-        _replace_children(session, _upsert_pages(session, changed), changed)
+        ids = _upsert_pages(session, changed, stored)
+        _replace_records(session, ids, changed)
+        counts.events.update(save_articles(session, ids, changed))
     return counts
 
 
-def stored_page_types(session: Session, urls: Iterable[str]) -> dict[str, str | None]:
-    """Stored URLs among these, with their page type: a revisit skips known detail pages."""
+def stored_details(session: Session, urls: Iterable[str]) -> dict[str, datetime | None]:
+    """Stored articles (news, blog, forum) among these URLs, with when each is due for a
+    revisit (None: never): the frontier skips those not due."""
     wanted = list(set(urls))
-    found: dict[str, str | None] = {}
+    found: dict[str, datetime | None] = {}
     for start in range(0, len(wanted), 500):
         chunk = wanted[start:start + 500]
-        rows = session.execute(select(Page.url, Page.page_type).where(Page.url.in_(chunk)))
-        found.update((url, page_type) for url, page_type in rows)
+        rows = session.execute(select(Page.url, Page.next_visit_at).where(
+            Page.url.in_(chunk), Page.page_type.in_(ARTICLE_TYPES)))
+        found.update((url, due) for url, due in rows)
     return found
+
+
+@dataclass(frozen=True)
+class DuePage:
+    """A stored page due for a revisit, with what its request sends and compares."""
+
+    url: str
+    etag: str | None
+    last_modified: str | None
+    body_hash: str | None
+    thread_url: str | None
+    thread_page: int | None
+
+
+def due_pages(session: Session, source_id: int, now: datetime, limit: int) -> list[DuePage]:
+    """The source's pages due for a revisit at `now`, most overdue first, at most `limit`."""
+    rows = session.execute(
+        select(Page.url, Page.etag, Page.last_modified, Page.body_hash, Page.thread_url,
+               Page.thread_page)
+        .where(Page.source_id == source_id, Page.next_visit_at <= now)
+        .order_by(Page.next_visit_at).limit(limit))
+    return [DuePage(*row) for row in rows]
 
 
 def now_utc() -> datetime:

@@ -14,6 +14,8 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
+    "Deadline": "pipelines.deadline",
+    "OutOfTimeError": "pipelines.deadline",
     "Document": "pipelines.document",
     "NotHtmlError": "pipelines.document",
     "load_document": "pipelines.document",
@@ -25,6 +27,7 @@ _EXPORTS = {
     "extract": "pipelines.process",
     "keeps_body": "pipelines.process",
     "process_document": "pipelines.process",
+    "out_of_time": "pipelines.process",
     "extract_article": "pipelines.article",
     "mine_records": "pipelines.records",
     "Template": "pipelines.template_diff",
@@ -42,8 +45,14 @@ _EXPORTS = {
     "PageTypeDecision": "pipelines.results",
     "RecordData": "pipelines.results",
     "comment_json": "pipelines.results",
+    "comment_keys": "pipelines.article.comments",
+    "later_thread_pages": "pipelines.article.thread_pages",
     "record_json": "pipelines.results",
     "dispatch": "pipelines.subcommands",
+    "LogGuard": "pipelines.log_lines",
+    "guard_root_logging": "pipelines.log_lines",
+    "LOG_LINES": "pipelines.params",
+    "LogLineParams": "pipelines.params",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -13,10 +13,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from pipelines.article.dates.zones import zone_named
+from pipelines.deadline import Deadline
 from pipelines.document import Document, NotHtmlError, load_document
+from pipelines.params import PAGE_BOUNDS
 from pipelines.process import PageResult, process_document
 from pipelines.results import PAGE_TYPES, comment_json, record_json
-from pipelines.subcommands import USAGE_ERROR
+from pipelines.subcommands import SOME_FAILED, USAGE_ERROR
 
 
 def result_json(result: PageResult) -> dict[str, Any]:
@@ -38,15 +40,20 @@ def result_json(result: PageResult) -> dict[str, Any]:
         "comments": [comment_json(c) for c in article.comments] if article else [],
         "records": [record_json(r) for r in listing.records] if listing else [],
         "next_page": listing.next_page if listing else None,
+        "out_of_time": result.out_of_time,
     }
 
 
 def process_file(path: Path, url: str | None, sibling: Path | None,
-                 forced_type: str | None, zone: ZoneInfo | None = None) -> dict[str, Any]:
-    """Process the page at `path`; OSError or NotHtmlError name the file that failed."""
+                 forced_type: str | None, zone: ZoneInfo | None = None,
+                 time_budget: float | None = PAGE_BOUNDS.time_budget_seconds) -> dict[str, Any]:
+    """Process the page at `path` within `time_budget` CPU seconds (None: no limit);
+    OSError or NotHtmlError name the file that failed."""
+    deadline = Deadline.after(time_budget)
     doc = _load(path, url, zone)
     sibling_doc = _load(sibling, None, None) if sibling else None
-    return result_json(process_document(doc, sibling_doc, forced_type))
+    result = result_json(process_document(doc, sibling_doc, forced_type, deadline=deadline))
+    return {**result, "capped": sorted(doc.capped)}
 
 
 def _load(path: Path, url: str | None, zone: ZoneInfo | None) -> Document:
@@ -74,9 +81,15 @@ def extract_main(argv: list[str]) -> int:
     parser.add_argument("--timezone", type=_zone_argument,
                         help="the zone the site writes its times in (IANA name), where the "
                              "page's domain or language does not settle it")
+    parser.add_argument("--time-budget", type=float, default=PAGE_BOUNDS.time_budget_seconds,
+                        metavar="SECONDS",
+                        help="CPU seconds the page may take; what is left when they run out "
+                             "is skipped and out_of_time names the stage (0: no limit; "
+                             "default %(default)s)")
     args = parser.parse_args(argv)
     try:
-        result = process_file(args.page, args.url, args.sibling, args.type, args.timezone)
+        result = process_file(args.page, args.url, args.sibling, args.type, args.timezone,
+                              args.time_budget)
     except (OSError, NotHtmlError) as error:
         return _input_error("extract", error)
     print(json.dumps(result, ensure_ascii=False))
@@ -90,10 +103,14 @@ def _zone_argument(name: str) -> ZoneInfo:
         raise argparse.ArgumentTypeError(str(error)) from error
 
 
-def _batch_line(line: str) -> dict[str, Any]:
+def _batch_line(line: bytes) -> dict[str, Any]:
+    """One input line's output: the page's result, or `error` naming what failed (a line
+    that is not UTF-8 or not a JSON object, a page that cannot be read or processed)."""
     output: dict[str, Any] = {"id": None}
     try:
-        task = json.loads(line)
+        task = json.loads(line.decode("utf-8"))
+        if not isinstance(task, dict):
+            raise ValueError(f"a task is a JSON object, not {type(task).__name__}")
         output["id"] = task.get("id")
         sibling = task.get("sibling_path")
         zone = zone_named(task["timezone"]) if task.get("timezone") else None
@@ -105,18 +122,32 @@ def _batch_line(line: str) -> dict[str, Any]:
     return output
 
 
+def _print_json(output: dict[str, Any]) -> None:
+    """One output line, as UTF-8 text; JSON's ASCII escapes where a value holds what UTF-8
+    cannot carry (a lone surrogate spelled as a JSON escape in a task's id)."""
+    try:
+        print(json.dumps(output, ensure_ascii=False), flush=True)
+    except UnicodeEncodeError:
+        print(json.dumps(output), flush=True)
+
+
 def batch_main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pipelines batch")
+    parser = argparse.ArgumentParser(
+        prog="python -m pipelines batch",
+        epilog=f"Exit status {SOME_FAILED} when any line's output has an error.")
     parser.add_argument("input", type=Path,
                         help='JSONL: {"id", "path", "url"?, "sibling_path"?, "type"?, '
                              '"timezone"?} per line')
     args = parser.parse_args(argv)
     try:
-        lines = args.input.open(encoding="utf-8")
+        lines = args.input.open("rb")  # decoded line by line: one bad byte costs one line
     except OSError as error:
         return _input_error("batch", error)
+    failed = False
     with lines:
         for line in lines:
             if line.strip():
-                print(json.dumps(_batch_line(line), ensure_ascii=False), flush=True)
-    return 0
+                output = _batch_line(line)
+                failed = failed or output["error"] is not None
+                _print_json(output)
+    return SOME_FAILED if failed else 0

@@ -18,8 +18,10 @@ import lxml.html
 from charset_normalizer import from_bytes
 from lxml import etree
 
+from pipelines.bounds import ATTRIBUTES, LINKS, MARKUP, cap_attributes, cap_markup, cap_tree
 from pipelines.clean import clean_tree
-from pipelines.params import DECODING, DecodingParams
+from pipelines.params import DECODING, PAGE_BOUNDS, DecodingParams, PageBoundsParams
+from pipelines.xml_text import xml_safe
 
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_\-]+)""", re.I)
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?([a-zA-Z0-9_\-]+)", re.I)
@@ -38,6 +40,12 @@ _SUPERSETS = {
     "cp936": "gb18030", "big5": "big5hkscs", "iso-8859-1": "cp1252", "latin-1": "cp1252",
     "ascii": "cp1252", "us-ascii": "cp1252", "shift_jis": "cp932", "euc-kr": "cp949",
 }
+# Python codecs that pass codec lookup's text-encoding check yet are no character set a page
+# is written in: host-name codecs, Python's escape syntaxes, the codec that always fails, and
+# UTF-7, which the HTML standard forbids (browsers ignore it: it hides markup from filters).
+# Declared, they are ignored like an unknown label.
+_NOT_PAGE_ENCODINGS = frozenset({"idna", "punycode", "undefined", "unicode-escape",
+                                 "raw-unicode-escape", "utf-7"})
 
 
 class NotHtmlError(ValueError):
@@ -56,6 +64,9 @@ class Document:
     # the zone the site writes its times in, when the crawl is told (a source's setting);
     # else the page's country domain or language decide (pipelines.article.dates.zones)
     zone: ZoneInfo | None = None
+    # the caps of pipelines.bounds that cut something of this page (its first part was read)
+    capped: set[str] = field(default_factory=set)
+    bounds: PageBoundsParams = PAGE_BOUNDS
 
     @property
     def body(self) -> lxml.html.HtmlElement:
@@ -72,7 +83,8 @@ class Document:
 
     @cached_property
     def links(self) -> list[str]:
-        """Absolute http(s) link targets of the page, in document order, without fragments."""
+        """Absolute http(s) link targets of the page, in document order, without fragments;
+        the first `bounds.max_links` of them."""
         found: list[str] = []
         seen: set[str] = set()
         base = self.base_url or ""
@@ -88,6 +100,9 @@ class Document:
                 href.startswith("/") and not href.startswith("//"))
             url = _resolve(origin if shared else base, href)
             if url and url.startswith(("http://", "https://")) and url not in seen:
+                if len(found) == self.bounds.max_links:
+                    self.capped.add(LINKS)
+                    break
                 seen.add(url)
                 found.append(url)
         return found
@@ -111,6 +126,16 @@ def _resolve(base: str, href: str) -> str | None:
     return urldefrag(joined)[0] if joined else None
 
 
+def _parses(url: str) -> bool:
+    """Whether a URL parser reads the URL: a page whose own URL none reads (a bracket
+    opened for an IPv6 host and never closed) is read as a page of unknown address."""
+    try:
+        urlsplit(url)
+    except ValueError:
+        return False
+    return True
+
+
 def join_url(base: str, href: str) -> str | None:
     """urljoin, or None for a link no URL parser reads ("http://host[:port%5D/x"): callers
     skip that one link, never the page."""
@@ -126,15 +151,22 @@ def element_children(element: lxml.html.HtmlElement) -> list[lxml.html.HtmlEleme
 
 
 def normalise_encoding(label: str | None) -> str | None:
-    """Map a declared charset label to a Python codec, preferring supersets (GBK → GB18030)."""
+    """Map a declared charset label to a Python codec, preferring supersets (GBK → GB18030);
+    None for a label that names no character set (unknown, or a codec of bytes to bytes
+    such as hex, base64 or zip, or one of _NOT_PAGE_ENCODINGS): the page is decoded as if
+    it declared nothing."""
     if not label:
         return None
     label = label.strip().lower()
     label = _SUPERSETS.get(label, label)
     try:
-        return codecs.lookup(label).name
+        codec = codecs.lookup(label)
     except LookupError:
         return None
+    # _is_text_encoding is how str.encode and bytes.decode themselves refuse hex or zlib
+    if not getattr(codec, "_is_text_encoding", True) or codec.name in _NOT_PAGE_ENCODINGS:
+        return None
+    return codec.name
 
 
 def looks_binary(body: bytes, params: DecodingParams = DECODING) -> bool:
@@ -264,20 +296,27 @@ def _only_closes(markup: str | bytes, at: int, end_tags: re.Pattern) -> bool:
         at = tag.end()
 
 
-def parse_html(markup: str | bytes) -> lxml.html.HtmlElement:
+def parse_html(markup: str | bytes, bounds: PageBoundsParams = PAGE_BOUNDS,
+               capped: set[str] | None = None) -> lxml.html.HtmlElement:
     """Parse decoded HTML (or valid UTF-8 bytes) into a tree as a browser reads it: content
     after </body> or </html> and a second <body> are in the one body, markup before <html>
-    too; broken or empty markup yields a (possibly empty) tree."""
+    too; broken or empty markup yields a (possibly empty) tree. The tree is cut to the
+    bounds (pipelines.bounds); the caps that cut something are added to `capped`."""
+    capped = set() if capped is None else capped
     parser = _UTF8_PARSER
     if isinstance(markup, str):  # lxml refuses a str that declares an encoding
         markup, parser = _XML_DECL.sub("", markup, count=1), _PARSER
-    markup = _without_early_end_tags(markup)
+    uncut = _without_early_end_tags(markup)
+    markup = cap_attributes(uncut, bounds)
+    if markup is not uncut:
+        capped.add(ATTRIBUTES)
     try:
         root = lxml.html.document_fromstring(markup, parser=parser) if markup.strip() else None
     except (etree.ParserError, ValueError):
         root = None
     if root is None:
         root = lxml.html.document_fromstring("<html><body></body></html>", parser=_PARSER)
+    capped |= cap_tree(root, markup, bounds)
     if root.find("body") is None:
         root.append(lxml.html.Element("body"))
     return root
@@ -290,20 +329,30 @@ def load_document(
     fetched_at: datetime | None = None,
     zone: ZoneInfo | None = None,
     params: DecodingParams = DECODING,
+    bounds: PageBoundsParams = PAGE_BOUNDS,
 ) -> Document:
-    """Decode, parse and clean fetched bytes; raises NotHtmlError for binary bodies."""
+    """Decode, parse and clean fetched bytes, cut to the bounds (`Document.capped` names the
+    caps that cut something); raises NotHtmlError for binary bodies. The text (and so the
+    tree) holds no character XML forbids (pipelines.xml_text)."""
     if looks_binary(body, params):
         raise NotHtmlError("body is binary, not HTML")
-    text, encoding = decode_html(body, content_type, params)
-    # libxml2 reads the bytes as fetched when they are the text: no byte was replaced and
-    # no BOM stripped (decode_html strips them all, libxml2 only one).
-    as_fetched = (encoding == "utf-8" and "\ufffd" not in text
+    capped: set[str] = set()
+    uncut, body = body, cap_markup(body, bounds)
+    if body is not uncut:
+        capped.add(MARKUP)
+    decoded, encoding = decode_html(body, content_type, params)
+    text = xml_safe(decoded)
+    # libxml2 reads the bytes as fetched when they are the text: no byte was replaced, no
+    # BOM stripped (decode_html strips them all, libxml2 only one), no character dropped.
+    as_fetched = (encoding == "utf-8" and text is decoded and "\ufffd" not in text
                   and not body.startswith(codecs.BOM_UTF8))
     return Document(
-        tree=clean_tree(parse_html(body if as_fetched else text)),
+        tree=clean_tree(parse_html(body if as_fetched else text, bounds, capped)),
         text=text,
         encoding=encoding,
-        url=url,
+        url=url if url is None or _parses(url) else None,
         fetched_at=fetched_at or datetime.now(UTC),
         zone=zone,
+        capped=capped,
+        bounds=bounds,
     )

@@ -123,6 +123,16 @@ class PageBlockParams:
 
 
 @dataclass(frozen=True)
+class StructuredDataParams:
+    """Metadata declared for machines (article.metadata.structured)."""
+
+    # JSON-LD nested deeper is read loosely, field by field, never parsed: Python's parser
+    # recurses once per level and failed the page near its recursion limit. Real pages nest
+    # far less (docs/RELIABILITY.md, "Bad bytes").
+    max_json_ld_depth: int = 32
+
+
+@dataclass(frozen=True)
 class TitleParams:
     """The headline (article.metadata.titles)."""
 
@@ -223,6 +233,7 @@ class LanguageParams:
 
 BOILERPLATE = BoilerplateParams()
 PAGE_BLOCKS = PageBlockParams()
+STRUCTURED_DATA = StructuredDataParams()
 TITLES = TitleParams()
 BYLINE = BylineParams()
 PUBLISH_DATE = PublishDateParams()
@@ -250,6 +261,31 @@ class DecodingParams:
 
 
 DECODING = DecodingParams()
+
+
+@dataclass(frozen=True)
+class PageBoundsParams:
+    """What one page may cost (pipelines.bounds): caps on what is considered of a huge or
+    hostile page, each far above what the largest real pages hold, so that a normal page is
+    read whole and a hostile one in bounded time and memory, its first items still read.
+    Evidence: docs/RELIABILITY.md, "Bounded pages"."""
+
+    max_markup_chars: int = 10_000_000  # bytes (or characters) parsed (real pages: 2.8 MB)
+    # a start tag of more than long_tag_runs values and runs of up to long_tag_run other
+    # characters is read attribute by attribute: libxml2's HTML parser is quadratic in them
+    long_tag_run: int = 64
+    long_tag_runs: int = 64
+    max_attributes: int = 1000  # attributes kept of one element (real pages: at most 70)
+    max_elements: int = 50_000  # elements kept, in document order (real pages: 9,847)
+    max_text_chars: int = 1_000_000  # characters kept of one text node (real: 52,219)
+    max_links: int = 10_000  # links a page offers to the crawl (real pages: 3,850)
+    max_records: int = 5_000  # records mined from one list
+    # CPU seconds a page may take from its loading to the end of its extraction, for the
+    # `extract` and `batch` commands (the crawler's is PAGE_TIME_BUDGET_SECONDS)
+    time_budget_seconds: float = 3.0
+
+
+PAGE_BOUNDS = PageBoundsParams()
 
 
 @dataclass(frozen=True)
@@ -414,3 +450,16 @@ class ArticlePartsParams:
 
 
 ARTICLE_PARTS = ArticlePartsParams()
+
+
+@dataclass(frozen=True)
+class LogLineParams:
+    """What one log record may carry (pipelines.log_lines); the crawl's settings
+    LOG_LINE_MAX_CHARS and LOG_RECORD_MAX_LINES default to these (docs/RELIABILITY.md,
+    "Storage faults and logs")."""
+
+    line_max_chars: int = 4096  # a line carries a URL of URLLENGTH_LIMIT and its message
+    record_max_lines: int = 200  # Scrapy's statistics dump and a Twisted traceback fit
+
+
+LOG_LINES = LogLineParams()

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import lxml.html
 
 from pipelines.article import extract_article
+from pipelines.article.thread_pages import thread_next_page
+from pipelines.deadline import NO_DEADLINE, Deadline, OutOfTimeError
 from pipelines.document import Document
 from pipelines.pagetype import FEED_RULE, SiteRule, classify_page
 from pipelines.params import PAGE_TYPE, PageTypeParams
@@ -29,11 +31,20 @@ class PageResult:
     decision: PageTypeDecision
     article: ArticleData | None = None
     listing: ListData | None = None
+    # the stage in which the page's time budget ran out: what came after it is missing
+    out_of_time: str | None = None
+
+
+# decided_by of a page whose time budget ran out before its type was decided
+OUT_OF_TIME = "out_of_time"
 
 
 def decide_type(doc: Document, forced_type: str | None = None,
-                site_rules: Sequence[SiteRule] = ()) -> PageTypeDecision:
-    """The classifier's decision, unless the caller forces the route."""
+                site_rules: Sequence[SiteRule] = (),
+                deadline: Deadline = NO_DEADLINE) -> PageTypeDecision:
+    """The classifier's decision, unless the caller forces the route. Raises OutOfTimeError
+    when the deadline has passed before it (the page's loading counts)."""
+    deadline.check("load")
     if forced_type is None:
         return classify_page(doc, site_rules)
     if forced_type not in PAGE_TYPES:
@@ -54,20 +65,43 @@ def keeps_body(decision: PageTypeDecision, params: PageTypeParams = PAGE_TYPE) -
 
 
 def extract(doc: Document, decision: PageTypeDecision,
-            exclude: Collection[lxml.html.HtmlElement] = ()) -> PageResult:
+            exclude: Collection[lxml.html.HtmlElement] = (),
+            deadline: Deadline = NO_DEADLINE) -> PageResult:
     """Lists to record mining, every page that keeps its body (keeps_body) to density
-    extraction."""
-    listing = mine_records(doc) if decision.page_type == "list" else None
-    article = extract_article(doc, exclude) if keeps_body(decision) else None
-    return PageResult(decision, article=article, listing=listing)
+    extraction, a forum thread's next page too. When the deadline passes, the result keeps
+    what was done (a list's records before the article of an unsure list) and names the
+    stage in `out_of_time`."""
+    result = PageResult(decision)
+    try:
+        deadline.check("page type")
+        if decision.page_type == "list":
+            result.listing = mine_records(doc, deadline=deadline)
+        if keeps_body(decision):
+            result.article = extract_article(doc, exclude, deadline=deadline)
+            if decision.page_type == "forum":
+                result.article.next_page = thread_next_page(doc)
+    except OutOfTimeError as error:
+        result.out_of_time = error.stage
+    return result
+
+
+def out_of_time(stage: str) -> PageResult:
+    """The result of a page whose time budget ran out before its type was decided: 'other',
+    decided by OUT_OF_TIME, nothing extracted."""
+    return PageResult(PageTypeDecision("other", 0.0, OUT_OF_TIME), out_of_time=stage)
 
 
 def process_document(doc: Document, sibling: Document | None = None,
                      forced_type: str | None = None,
-                     site_rules: Sequence[SiteRule] = ()) -> PageResult:
-    """Classify and extract one page; a same-template sibling strips the site template."""
-    decision = decide_type(doc, forced_type, site_rules)
+                     site_rules: Sequence[SiteRule] = (),
+                     deadline: Deadline = NO_DEADLINE) -> PageResult:
+    """Classify and extract one page; a same-template sibling strips the site template.
+    Within the deadline: once it passes, what is left is skipped (PageResult.out_of_time)."""
+    try:
+        decision = decide_type(doc, forced_type, site_rules, deadline)
+    except OutOfTimeError as error:
+        return out_of_time(error.stage)
     exclude: Collection[lxml.html.HtmlElement] = ()
     if sibling is not None and decision.page_type in ARTICLE_TYPES:
         exclude = denoise_with_sibling(doc, sibling).exclude
-    return extract(doc, decision, exclude)
+    return extract(doc, decision, exclude, deadline)

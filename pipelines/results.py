@@ -31,6 +31,7 @@ class CommentData:
     author: str | None = None
     published_at: datetime | None = None
     published_raw: str | None = None
+    anchor: str | None = None  # its own handle on the page (comments.identity), if any
 
 
 @dataclass
@@ -46,6 +47,8 @@ class ArticleData:
     content_text: str = ""
     content_html: str = ""
     comments: list[CommentData] = field(default_factory=list)
+    next_page: str | None = None  # a forum thread's next page (article.thread_pages)
+    post_anchor: str | None = None  # a thread's opening post's own handle on the page
 
 
 @dataclass
@@ -74,7 +77,7 @@ def _iso(value: datetime | None) -> str | None:
 
 def comment_json(comment: CommentData) -> dict[str, Any]:
     return {"author": comment.author, "published_at": _iso(comment.published_at),
-            "text": comment.text}
+            "text": comment.text, "anchor": comment.anchor}
 
 
 def record_json(record: RecordData) -> dict[str, Any]:

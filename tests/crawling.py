@@ -15,6 +15,7 @@ from scrapy.utils.misc import load_object
 from sqlalchemy import select
 
 from crawler import settings
+from crawler.frontier import CHAIN
 from crawler.items import CrawledPage
 from crawler.spiders.site import SiteSpider
 from models import CrawlRun, Page
@@ -63,16 +64,19 @@ def latest_run_stats(database_url: str) -> dict[str, object]:
 
 
 async def followed(spider: SiteSpider, item: CrawledPage, records: list[str],
-                   next_page: str | None, links: list[str]) -> list[Request]:
-    """The spider's follow-up requests after `item`, as they leave the project's spider
-    middlewares (depth, scope, known pages, page limit) for the scheduler."""
+                   next_page: str | None, links: list[str], pages_in_list: int = 0
+                   ) -> list[Request]:
+    """The spider's follow-up requests after `item` (its list's `pages_in_list`-th next page),
+    as they leave the project's spider middlewares (depth, pagination chain, scope, known
+    pages, page limit) for the scheduler."""
     crawler = spider.crawler
     crawler.spider = spider
     chain = sorted((order, path) for path, order in settings.SPIDER_MIDDLEWARES.items()
                    if order is not None and path.startswith("crawler.frontier.")
                    and not path.endswith("EnqueueInBatchesMiddleware"))
     response = HtmlResponse(item.url, body=b"", request=Request(item.url, meta={
-        "depth": item.depth, "run_id": item.run_id, "source_id": item.source_id}))
+        "depth": item.depth, "run_id": item.run_id, "source_id": item.source_id,
+        CHAIN: pages_in_list}))
 
     async def output() -> AsyncIterator[Request]:
         for request in spider.follow_up(item, records, next_page, links):

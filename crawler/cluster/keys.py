@@ -34,6 +34,16 @@ def run_stats(spider: str, run_id: object) -> str:
     return _run(spider, run_id, "stats")
 
 
+def admitted(spider: str, run_id: object) -> str:
+    """How many requests the run has queued, for its page limit."""
+    return _run(spider, run_id, "admitted")
+
+
+def queued_by_domain(spider: str) -> str:
+    """A hash: requests in the shared queue per domain, for the domain queue limit."""
+    return f"{spider}:queued-by-domain"
+
+
 def inflight(spider: str, worker: str) -> str:
     return f"{spider}:inflight:{worker}"
 

@@ -137,7 +137,7 @@ class RunLedger:
             pipe.hgetall(stats_key)
             pipe.delete(stats_key, keys.pending(self.spider, run_id),
                         keys.seen(self.spider, run_id), keys.done(self.spider, run_id),
-                        keys.live(self.spider, run_id))
+                        keys.admitted(self.spider, run_id), keys.live(self.spider, run_id))
             raw, _ = pipe.execute()
         return {_text(k): int(v) for k, v in raw.items()}
 

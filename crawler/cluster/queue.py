@@ -5,8 +5,10 @@ requests (a round trip per request was a good part of a worker's wait); the ones
 yet handed to the engine wait in the worker, already held, so they are recovered like
 any in-flight request if the worker dies.
 
-Each entry is stored as `ticket\\n<scrapy-redis encoded request>`; the ticket names the
-request in the worker's in-flight hash.
+Each entry is stored as `ticket\\tdomain\\n<scrapy-redis encoded request>`; the ticket names
+the request in the worker's in-flight hash, and the domain's count of queued requests
+(`crawler.cluster.enqueue`) goes down as the entry is popped, up as a recovered one is
+pushed back. (An entry without a domain, queued by an older version, is counted nowhere.)
 """
 
 from __future__ import annotations
@@ -16,13 +18,23 @@ from collections import deque
 from scrapy import Request
 from scrapy_redis.queue import PriorityQueue
 
-# Pop the ARGV[1] highest-priority entries and hold each under its ticket in the in-flight hash.
+from crawler.bounded_scheduler import request_domain
+
+# Pop the ARGV[1] highest-priority entries, hold each under its ticket in the in-flight hash
+# (KEYS[2]) and count it out of its domain's queued requests (KEYS[3]).
 _POP_AND_HOLD = """
 local entries = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 if #entries == 0 then return entries end
 redis.call('ZREMRANGEBYRANK', KEYS[1], 0, #entries - 1)
 for _, entry in ipairs(entries) do
-  redis.call('HSET', KEYS[2], string.match(entry, '^([^\\n]*)\\n'), entry)
+  local head = string.match(entry, '^([^\\n]*)\\n')
+  local ticket, domain = string.match(head, '^([^\\t]*)\\t(.*)$')
+  if ticket then
+    if redis.call('HINCRBY', KEYS[3], domain, -1) <= 0 then redis.call('HDEL', KEYS[3], domain) end
+  else
+    ticket = head
+  end
+  redis.call('HSET', KEYS[2], ticket, entry)
 end
 return entries
 """
@@ -33,6 +45,7 @@ class AckPriorityQueue(PriorityQueue):
 
     inflight_key = ""  # set by the scheduler once it knows the worker's name
     pop_batch: int  # set by the scheduler from CLUSTER_POP_BATCH
+    domains_key = ""  # the queued-per-domain hash, set by the scheduler
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -56,7 +69,8 @@ class AckPriorityQueue(PriorityQueue):
             request.callback, request.errback = callback, errback
         as_dict["callback"] = self._method_name(callback)
         as_dict["errback"] = self._method_name(errback)
-        return request.meta["ticket"].encode() + b"\n" + self.serializer.dumps(as_dict)
+        head = f"{request.meta['ticket']}\t{request_domain(request)}\n".encode()
+        return head + self.serializer.dumps(as_dict)
 
     def _method_name(self, method: object) -> str | None:
         """The name of a spider method, checked as Scrapy checks it."""
@@ -71,10 +85,17 @@ class AckPriorityQueue(PriorityQueue):
     def _decode_request(self, encoded_request: bytes) -> Request:
         return super()._decode_request(encoded_request.split(b"\n", 1)[1])
 
+    def push(self, request: Request) -> None:
+        """Put a request back (a stopped worker's, recovered), counted in its domain."""
+        super().push(request)
+        self.server.hincrby(self.domains_key, request_domain(request), 1)
+
     def pop(self, timeout: int = 0) -> Request | None:
         if not self._taken:
-            taken = self._pop_and_hold(keys=[self.key, self.inflight_key], args=[self.pop_batch])
+            taken = self._pop_and_hold(
+                keys=[self.key, self.inflight_key, self.domains_key], args=[self.pop_batch])
             for entry in taken:
-                self.held[entry.split(b"\n", 1)[0].decode()] = entry
+                ticket = entry.split(b"\n", 1)[0].split(b"\t", 1)[0]
+                self.held[ticket.decode()] = entry
             self._taken.extend(taken)
         return self._decode_request(self._taken.popleft()) if self._taken else None

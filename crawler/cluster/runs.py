@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from redis import Redis
 from sqlalchemy.orm import Session, sessionmaker
@@ -19,11 +20,13 @@ def create_run(sessions: sessionmaker[Session], spider: str, source_id: int | No
 
 
 def push_start_urls(server: Redis, spider: str, run_id: int, source_id: int | None,
-                    urls: Iterable[str]) -> int:
-    """Queue a run's start URLs where every worker's spider reads them (scrapy-redis), and
-    mark the run live."""
-    entries = [json.dumps({"url": url, "meta": {"run_id": run_id, "source_id": source_id,
-                                                "depth": 0}}) for url in urls]
+                    urls: Iterable[str],
+                    revisits: Iterable[tuple[str, dict[str, Any]]] = ()) -> int:
+    """Queue a run's start URLs, and its due revisits with their meta, where every worker's
+    spider reads them (scrapy-redis), and mark the run live."""
+    run = {"run_id": run_id, "source_id": source_id, "depth": 0}
+    entries = [json.dumps({"url": url, "meta": {**run, **extra}})
+               for url, extra in [*((url, {}) for url in urls), *revisits]]
     if entries:
         with server.pipeline() as pipe:
             pipe.set(keys.live(spider, run_id), "1", ex=RUN_KEY_TTL_SECONDS)

@@ -3,16 +3,18 @@
 A source is due when its interval has passed since it was last scheduled, or its cron
 expression has fired since then. Cron is read on the source's clock (its `settings.timezone`,
 else the machine's zone), so `0 8 * * *` is 08:00 where the source is, DST included.
-Starting a run records a CrawlRun and pushes its start URLs to Redis, where idle workers
-pick them up. Runs end by themselves when their last request is done. Run it as a
-long-lived process, or with --once from cron or a systemd timer; run any number of them.
+Starting a run records a CrawlRun and pushes its start URLs, and its stored articles due
+for a revisit (crawler/revisits.py), to Redis, where idle workers pick them up. Runs end by
+themselves when their last request is done. Run it as a long-lived process, or with --once
+from cron or a systemd timer; run any number of them.
 
 One run per due source however many schedulers run: a compare-and-set UPDATE of
 `source.last_scheduled_at` claims it (same SQL on PostgreSQL and SQLite; no lock to outlive
 a killed scheduler).
 
 Settings (read from crawler/settings.py, not a crawl's `-s`): SCHEDULE_CHECK_SECONDS,
-SCHEDULE_REDIS_TIMEOUT_SECONDS; REDIS_URL and DATABASE_URL from the environment.
+SCHEDULE_REDIS_TIMEOUT_SECONDS, REVISIT_MAX_PER_RUN; REDIS_URL and DATABASE_URL from the
+environment.
 """
 
 from __future__ import annotations
@@ -35,12 +37,13 @@ from tzlocal import get_localzone
 
 from crawler import settings
 from crawler.cluster.runs import push_start_urls
+from crawler.revisits import due_revisits, revisits_per_run
 from crawler.sources import target_of
 from models.crawl import Source
 from models.db import session_factory
 from models.schema import DatabaseNotReady, DatabaseUnreachable, check_schema, shown_url
 from models.store import start_run
-from pipelines import zone_named
+from pipelines import LogGuard, LogLineParams, guard_root_logging, zone_named
 
 logger = logging.getLogger(__name__)
 SPIDER = "site"
@@ -120,7 +123,9 @@ def start_if_unclaimed(sessions: sessionmaker[Session], server: Redis, source: S
         if claim.rowcount != 1:
             return None
         run_id = start_run(session, SPIDER, source.id)
-        push_start_urls(server, SPIDER, run_id, source.id, source.start_urls)
+        limit = revisits_per_run(None, target_of(source).settings)
+        push_start_urls(server, SPIDER, run_id, source.id, source.start_urls,
+                        due_revisits(session, source.id, now, limit))
     return run_id
 
 
@@ -212,8 +217,10 @@ def main(argv: list[str]) -> int:
     if not redis_url:
         print(f"schedule: {NO_REDIS}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=logging.WARNING if args.once else logging.INFO,
-                        format="%(asctime)s %(levelname)s %(message)s")
+    guard = LogGuard.from_environment(os.environ, (args.database_url, redis_url), LogLineParams(
+        settings.LOG_LINE_MAX_CHARS, settings.LOG_RECORD_MAX_LINES))
+    guard_root_logging(guard, level=logging.WARNING if args.once else logging.INFO,
+                       fmt="%(asctime)s %(levelname)s %(message)s")
     timeout = settings.SCHEDULE_REDIS_TIMEOUT_SECONDS
     server = Redis.from_url(redis_url, socket_connect_timeout=timeout, socket_timeout=timeout)
     sessions = session_factory(args.database_url)

@@ -35,9 +35,10 @@ from scrapy_redis.scheduler import Scheduler
 from twisted.internet import task
 
 from crawler import settings as defaults
+from crawler.bounded_scheduler import request_domain
 from crawler.cluster import keys
 from crawler.cluster.connection import with_retries
-from crawler.cluster.enqueue import Entry, Frontier
+from crawler.cluster.enqueue import Entry, Frontier, Outcome
 from crawler.cluster.ledger import RunLedger
 
 logger = logging.getLogger(__name__)
@@ -83,6 +84,7 @@ class AckScheduler(Scheduler):
         self.queue.inflight_key = keys.inflight(spider.name, self.worker)
         self.queue.pop_batch = self.pop_batch
         self.queue.held = self.ledger.held
+        self.queue.domains_key = keys.queued_by_domain(spider.name)
         self.frontier = Frontier(self.server, spider.name, self.queue.key)
         self._unsent: list[tuple[Request, Entry]] = []  # not queued yet: Redis was out of reach
         self._runs: set[object] = set()  # runs this worker took requests of
@@ -281,21 +283,38 @@ class AckScheduler(Scheduler):
                 raise
 
     def _send(self, pairs: list[tuple[Request, Entry]]) -> list[bool]:
-        queued = self.frontier.add([entry for _, entry in pairs])
-        for (request, entry), added in zip(pairs, queued, strict=True):
-            if not added:
+        outcomes = self.frontier.add([entry for _, entry in pairs])
+        for (request, entry), outcome in zip(pairs, outcomes, strict=True):
+            if outcome == Outcome.QUEUED:
+                if self.stats:
+                    self.stats.inc_value("scheduler/enqueued/redis")
+            elif outcome == Outcome.SEEN:
                 self.df.log(request, self.spider)
                 if not entry.new_ticket:  # a redirect or retry landing on a page already seen
                     self.spider.request_done(request.meta)
-            elif self.stats:
-                self.stats.inc_value("scheduler/enqueued/redis")
-        return queued
+            else:
+                self._over_limit(request, entry, outcome)
+        return [outcome == Outcome.QUEUED for outcome in outcomes]
+
+    def _over_limit(self, request: Request, entry: Entry, outcome: Outcome) -> None:
+        """A new request the run's page limit or its domain's queue limit kept out: counted
+        in its run, logged once per run or domain."""
+        if outcome == Outcome.OVER_PAGE_LIMIT:
+            self.spider.kept_out(request.meta, "max_pages", entry.run_id, "run %s reached its "
+                                 "page limit (%d pages) across the cluster", entry.run_id,
+                                 entry.page_limit)
+        else:
+            self.spider.kept_out(request.meta, "domain_queue", entry.domain, "%s has %d "
+                                 "requests in the shared queue (DOMAIN_QUEUE_LIMIT): its new "
+                                 "requests are dropped", entry.domain, entry.domain_limit)
 
     def _entry(self, request: Request) -> Entry:
         new_ticket = self.ledger.issue(request.meta)
         fingerprint = "" if request.dont_filter else self.df.request_fingerprint(request)
+        bounds = self.spider.bounds_for(request.meta.get("source_id"))
         return Entry(request.meta.get("run_id", "adhoc"), fingerprint, -request.priority,
-                     self.queue._encode_request(request), new_ticket)
+                     self.queue._encode_request(request), new_ticket, request_domain(request),
+                     bounds.max_pages, bounds.domain_queue)
 
     def recover(self) -> int:
         """Requeue the in-flight requests of workers whose heartbeat has stopped."""

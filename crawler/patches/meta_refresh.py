@@ -1,4 +1,5 @@
-"""Scrapy's meta-refresh redirects, without decoding pages that cannot have one.
+"""Scrapy's meta-refresh redirects, without decoding pages that cannot have one, and
+without failing a page that declares a codec Scrapy cannot decode with.
 
 Works around Scrapy 2.19: it looks for `<meta http-equiv="refresh">` in the first 4096
 characters of every HTML response through `response.text`, which decodes the whole body only
@@ -34,4 +35,10 @@ class MetaRefreshMiddleware(redirect.MetaRefreshMiddleware):
                          spider: object = None) -> Request | Response:
         if isinstance(response, HtmlResponse) and not may_refresh(response.body):
             return response
-        return super().process_response(request, response)
+        try:
+            return super().process_response(request, response)
+        except (LookupError, UnicodeError):
+            # The page declares a codec that is no character set (hex, idna…), which
+            # `response.text` fails on; the tag is ASCII, and Latin-1 decodes any byte.
+            result = super().process_response(request, response.replace(encoding="latin-1"))
+            return result if isinstance(result, Request) else response

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,9 +26,11 @@ from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response
 from scrapy.settings import BaseSettings
 from scrapy_redis.spiders import RedisMixin
+from sqlalchemy.exc import SQLAlchemyError
 from twisted.python.failure import Failure
 
 from crawler.arguments import SpiderArguments
+from crawler.bounds import Bounds, LimitLog
 from crawler.cluster import connection
 from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import push_start_urls
@@ -36,11 +38,23 @@ from crawler.frontier import PAGINATION, RequestedPages
 from crawler.items import CrawledPage
 from crawler.pages import PageReader
 from crawler.patches.robots import RobotsForbidden
+from crawler.revisits import (
+    NOT_MODIFIED,
+    REVISIT,
+    THREAD_PAGE,
+    THREAD_URL,
+    conditional_request_options,
+    due_revisits,
+    revisits_per_run,
+)
 from crawler.run_record import run_drained
 from crawler.scope import OutOfScope
 from crawler.sources import CrawlTarget, target_from_source
 from crawler.urls import DEFAULT_IDENTITY, UrlIdentity, canonical_or_none, normalise_url
-from models.schema import DatabaseUnreachable, check_schema
+from models.db import session_factory
+from models.schema import DatabaseUnreachable, check_schema, reason
+from models.stored import body_hash
+from pipelines import later_thread_pages
 
 # Priorities: higher is fetched sooner. Fresh list records and pagination lead.
 PRIORITY_START = 100
@@ -67,11 +81,14 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         self.arguments = SpiderArguments.parse(kwargs)  # ArgumentError names a wrong one
         super().__init__(**self.arguments.passed_by_tools)
         self._targets: dict[int | None, CrawlTarget] = {}
+        self._bounds: dict[int | None, Bounds] = {}
+        self.limits = LimitLog()
         self.requested = RequestedPages()
         self.run_id: int | None = None
         self.url_identity: UrlIdentity = DEFAULT_IDENTITY
         self._robots_hosts: set[str] = set()
         self._refused_hosts: set[str] = set()
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)  # tests inject theirs
 
     @classmethod
     def preflight(cls, settings: BaseSettings, given: Mapping[str, Any]) -> None:
@@ -113,10 +130,18 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             self._targets[source_id] = target_from_source(None, self.database_url, source_id)
         return self._targets[source_id]
 
+    def bounds_for(self, source_id: int | None) -> Bounds:
+        """The limits of the source a request belongs to (`crawler.bounds`)."""
+        if source_id not in self._bounds:
+            self._bounds[source_id] = Bounds.of(self.target_for(source_id),
+                                                self.crawler.settings)
+        return self._bounds[source_id]
+
     def use_target(self, target: CrawlTarget) -> None:
         """The crawl's plan as recorded (an ad-hoc cluster crawl gets a source id)."""
         self.target = target
         self._targets[target.source_id] = target
+        self._bounds.pop(target.source_id, None)
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         if self.target is not None:
@@ -127,18 +152,33 @@ class SiteSpider(RedisMixin, scrapy.Spider):
                 yield request
 
     def start_run(self, target: CrawlTarget) -> Iterator[scrapy.Request]:
-        """The run's start URLs (its record was made when the spider opened,
-        `crawler.run_record`): alone, requests to fetch; in a cluster, shared in Redis."""
+        """The run's start URLs and its source's articles due for a revisit (its record was
+        made when the spider opened, `crawler.run_record`): alone, requests to fetch; in a
+        cluster, shared in Redis."""
+        revisits = self.due_revisits(target)
         if self.distributed:
             push_start_urls(self.server, self.name, self.run_id, target.source_id,
-                            target.start_urls)
+                            target.start_urls, revisits)
             return
-        for url in target.start_urls:
-            request = self.page_request(url, {"run_id": self.run_id,
-                                              "source_id": target.source_id, "depth": 0},
-                                        PRIORITY_START, refresh=True)
+        run = {"run_id": self.run_id, "source_id": target.source_id, "depth": 0}
+        for url, extra in [*((url, {}) for url in target.start_urls), *revisits]:
+            request = self.page_request(url, {**run, **extra}, PRIORITY_START, refresh=True)
             if request is not None:
                 yield request
+
+    def due_revisits(self, target: CrawlTarget) -> list[tuple[str, dict[str, Any]]]:
+        """The source's stored articles due now (`crawler.revisits`); none for a crawl
+        without a stored source, or while the database cannot tell (logged)."""
+        if target.source_id is None:
+            return []
+        limit = revisits_per_run(self.settings, target.settings)
+        try:
+            with session_factory(self.database_url)() as session:
+                return due_revisits(session, target.source_id, self.clock(), limit)
+        except SQLAlchemyError as error:
+            self.logger.warning("no revisits this run: the database cannot say which pages "
+                                "are due (%s)", reason(error))
+            return []
 
     def spider_idle(self) -> None:
         """scrapy-redis counts idle time from start-up; count it from the last response, so a
@@ -167,18 +207,33 @@ class SiteSpider(RedisMixin, scrapy.Spider):
     def page_request(self, url: str, meta: dict[str, Any], priority: int,
                      refresh: bool = False) -> scrapy.Request | None:
         """A start request for the page's canonical URL, or None for a URL that has none or
-        once the source's max_pages were requested. Start URLs are spelled by users: one
+        once the source's page limit was reached. Start URLs are spelled by users: one
         identity for every request."""
         url = self.canonical(url)
-        limit = self.target_for(meta.get("source_id")).max_pages
+        limit = self.bounds_for(meta.get("source_id")).max_pages
         if url is None or not self.requested.admit(meta.get("run_id"), url, limit):
             return None
+        conditional = conditional_request_options(meta)
         return scrapy.Request(url, callback=self.parse, errback=self.on_error, priority=priority,
-                              dont_filter=refresh, meta=dict(meta))
+                              dont_filter=refresh, headers=conditional.get("headers"),
+                              meta={**meta, **conditional.get("meta", {})})
 
     async def parse(self, response: Response) -> AsyncIterator[scrapy.Request | CrawledPage]:
         """Read the page, then yield its follow-up requests and its item, in that order (the
-        links are queued before the page is stored and its request acknowledged)."""
+        links are queued before the page is stored and its request acknowledged). A revisit
+        that finds the page as stored (304, or the same bytes) yields only an item that
+        moves its schedule on: nothing is extracted or followed."""
+        meta = response.meta
+        digest = body_hash(response.body)
+        revisit = meta.get(REVISIT)
+        if revisit is not None:
+            self.count(meta, "revisits/fetched")
+            if response.status == NOT_MODIFIED or digest == revisit.get("body_hash"):
+                self.count(meta, "revisits/304" if response.status == NOT_MODIFIED
+                           else "revisits/unchanged")
+                # a 304 has no body: the hash of the one stored stands
+                yield self.page_item(response, b"", revisit.get("body_hash"), not_modified=True)
+                return
         content_type = response.headers.get(b"Content-Type") or b""
         if content_type.lower().startswith(_SKIPPED_TYPES):
             self.logger.info("skipped non-HTML %s (Content-Type %s)", response.url,
@@ -186,27 +241,37 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             self.count(response.meta, "pages/skipped_non_html")
             self.request_done(response.meta)
             return
-        meta = response.meta
-        item = CrawledPage(
-            url=normalise_url(response.request.url, self.url_identity), final_url=response.url,
-            status=response.status, body=response.body,
-            content_type=content_type.decode("latin-1") or None,
-            fetched_at=datetime.now(UTC), depth=meta.get("depth", 0),
-            source_id=meta.get("source_id"), run_id=meta.get("run_id"),
-            ticket=meta.get("ticket"))
+        item = self.page_item(response, response.body, digest)
+        item.content_type = content_type.decode("latin-1") or None
         dropped = await self.pages.read(item)
         if dropped is not None:
             self.logger.warning("Dropped: %s", dropped)
             self.request_done(item.meta)
             return
-        listing = item.result.listing
+        listing, article = item.result.listing, item.result.article
         records = [r.url for r in listing.records if r.url] if listing else []
         if listing:
             self.count(item.meta, "records/found", len(records))
         for request in self.follow_up(item, records, listing.next_page if listing else None,
-                                      item.document.links):
+                                      item.document.links,
+                                      article.next_page if article else None):
             yield request
         yield item
+
+    def page_item(self, response: Response, body: bytes, digest: str | None,
+                  not_modified: bool = False) -> CrawledPage:
+        """The item of a fetched page: its fetch facts, validators and place in a thread."""
+        meta = response.meta
+        etag, modified = (response.headers.get(name) for name in (b"ETag", b"Last-Modified"))
+        return CrawledPage(
+            url=normalise_url(response.request.url, self.url_identity), final_url=response.url,
+            status=response.status, body=body, content_type=None, fetched_at=self.clock(),
+            depth=meta.get("depth", 0), source_id=meta.get("source_id"),
+            run_id=meta.get("run_id"), ticket=meta.get("ticket"),
+            etag=etag.decode("latin-1") if etag else None,
+            last_modified=modified.decode("latin-1") if modified else None,
+            body_hash=digest, thread_url=meta.get(THREAD_URL), thread_page=meta.get(THREAD_PAGE),
+            revisited=REVISIT in meta, not_modified=not_modified)
 
     def canonical(self, url: str) -> str | None:
         """The URL's identity under this crawl's settings, or None if it has none."""
@@ -264,6 +329,13 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         if self.ledger is not None and meta.get("run_id") is not None:
             self.ledger.count(meta["run_id"], name, value)
 
+    def kept_out(self, meta: dict[str, Any], limit: str, key: object, message: str,
+                 *args: object) -> None:
+        """A request one of the crawl's limits kept out (`crawler.bounds`): counted in its
+        run's `bounds/<limit>`, logged once per worker and key."""
+        self.count(meta, f"bounds/{limit}")
+        self.limits.reached(limit, key, message, *args)
+
     def request_done(self, meta: Mapping[str, Any]) -> None:
         """A request is finished (stored, skipped or failed); the last one ends its run."""
         self.requests_done([meta])
@@ -278,12 +350,21 @@ class SiteSpider(RedisMixin, scrapy.Spider):
                                                 stats=self.ledger.close_run(run_id))
 
     def follow_up(self, item: CrawledPage, records: Iterable[str], next_page: str | None,
-                  links: Iterable[str]) -> list[scrapy.Request]:
+                  links: Iterable[str], thread_next: str | None = None) -> list[scrapy.Request]:
         """Every page the spider would fetch after this one: its next page and records
-        first, then its links, in canonical spelling. The source's limits and the pages
-        already requested or stored are the spider middlewares' (`crawler.frontier`)."""
+        first, then its links, in canonical spelling. A thread's next page is told its
+        thread and number (its posts are the thread's comments); its later pages come one
+        by one through next pages, not as links. The source's limits and the pages already
+        requested or stored are the spider middlewares' (`crawler.frontier`)."""
         meta = {"run_id": item.run_id, "source_id": item.source_id}
         candidates = [(next_page, PRIORITY_NEXT_PAGE, {PAGINATION: True})] if next_page else []
+        if thread_next:
+            links = list(links)
+            later = later_thread_pages(item.url, thread_next, links)
+            links = [link for link in links if link not in later]
+            candidates.append((thread_next, PRIORITY_NEXT_PAGE, {
+                PAGINATION: True, THREAD_URL: item.thread_url or item.url,
+                THREAD_PAGE: (item.thread_page or 1) + 1}))
         candidates += [(url, PRIORITY_RECORD, {}) for url in records]
         candidates += [(url, PRIORITY_LINK, {}) for url in links]
         requests = []

@@ -19,6 +19,7 @@ from pipelines.article.body import density, render
 from pipelines.article.boilerplate import find_noise
 from pipelines.article.comments import (
     OpeningPost,
+    comment_anchor,
     find_posts,
     find_sections,
     opening_post,
@@ -31,18 +32,24 @@ from pipelines.article.dates.publish import posted_date
 from pipelines.article.dates.zones import local_now, localise
 from pipelines.article.markup import Markup, read_markup
 from pipelines.article.metadata import extract_metadata, prose_text
+from pipelines.deadline import NO_DEADLINE, Deadline
 from pipelines.document import Document
 from pipelines.params import DENSITY, DensityParams
 from pipelines.results import ArticleData, CommentData
 
 
 def _comments(sections: list, replies: list, now: datetime, groups: list,
-              markup: Markup, zone: ZoneInfo | None) -> list[CommentData]:
+              markup: Markup, zone: ZoneInfo | None, deadline: Deadline) -> list[CommentData]:
     """Forum replies first (they follow the first post), then comment sections; their
     times on the page's clock, as the article's."""
     now = local_now(now, zone)
-    found = [parse_item(post, set(), now, markup) for post in replies]
-    found += [c for s in sections for c in parse_section(s, now, groups, markup)]
+    found = []
+    for post in replies:
+        deadline.check("forum replies")
+        found.append(parse_item(post, set(), now, markup))
+    for section in sections:
+        deadline.check("comments")
+        found += parse_section(section, now, groups, markup)
     kept = [c for c in found if c is not None]
     for comment in kept:
         comment.published_at = localise(comment.published_at, zone)
@@ -102,34 +109,43 @@ def extract_article(
     doc: Document,
     exclude: Collection[lxml.html.HtmlElement] = (),
     params: DensityParams = DENSITY,
+    deadline: Deadline = NO_DEADLINE,
 ) -> ArticleData:
-    """Body (text and clean HTML), metadata and comments, without a second parse."""
+    """Body (text and clean HTML), metadata and comments, without a second parse. Raises
+    OutOfTimeError when the deadline passes, checked between stages."""
     with _no_cycle_collection():
-        return _extract(doc, exclude, params)
+        return _extract(doc, exclude, params, deadline)
 
 
 def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
-             params: DensityParams) -> ArticleData:
+             params: DensityParams, deadline: Deadline) -> ArticleData:
     # The markup table also holds every element, which keeps its lxml proxy alive: later
     # walks reuse it instead of building a new one (a Python class lookup) on every visit.
     markup = read_markup(doc.body)
     removed = set(exclude)
+    deadline.check("article markup")
     groups = repeated_groups(markup)
     posts = find_posts(markup, doc.fetched_at, groups)  # forum: 1st post is the body
     replies = posts[1:]
     removed |= set(replies)
+    deadline.check("forum posts")
     sections = find_sections(markup, removed | set(posts[:1]), doc.fetched_at, groups)
     removed |= set(sections)
+    deadline.check("comment sections")
     removed |= set(find_noise(markup))
+    deadline.check("boilerplate")
     found = _body(doc, removed, posts, params, markup)
     removed |= found.dropped
+    deadline.check("article body")
     opening = opening_post(posts[0], doc.fetched_at, markup) if posts else None
     # the metadata reads byline lines and a thread's post header; the body leaves them out
     read = _read_lines(found, removed, markup, opening)
     text = render.to_text(found.content, removed | read)
+    deadline.check("body text")
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,
                             found.stats, doc.zone, prose_text(found.content, removed | read, text))
     removed |= read
+    deadline.check("metadata")
     # a thread names its starter and time in the opening post, seldom in a byline line
     by_post = (posted_date(opening.raw if opening else None, doc.fetched_at, meta.zone)
                if not meta.published_at else None)
@@ -140,5 +156,7 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
         published_raw=by_post[1] if by_post else meta.published_raw,
         language=meta.language, content_text=text,
         content_html=render.to_html(found.content, removed),
-        comments=_comments(sections, replies, doc.fetched_at, groups, markup, meta.zone),
+        comments=_comments(sections, replies, doc.fetched_at, groups, markup, meta.zone,
+                           deadline),
+        post_anchor=comment_anchor(posts[0]) if posts else None,
     )

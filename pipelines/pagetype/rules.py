@@ -105,9 +105,11 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
           r"bbs\.[^/]+/post-[\w-]+\.shtml)"),
     # Date archives: a path that ends right after /YYYY/, /YYYY/MM/ or /YYYY/MM/DD/ (or names
     # that page YYYY.html, YYYY/MM.html …), under segments that are no numbers (a post
-    # /2013/03/11/2012/ is none).
+    # /2013/03/11/2012/ is none). Each segment is read once, atomically: the segment pattern
+    # that placed its letter anywhere backtracked catastrophically over long hyphenated slugs.
     _rule("date_archive", "list",
-          r"^[a-z]+://[^/]+(/[\w-]*[a-z_-][\w-]*)*/(19|20)\d\d(/[01]\d(/[0-3]\d)?)?(/|\.s?html?)?$"),
+          r"^[a-z]+://[^/]+(?>/(?=[\w-]*[a-z_-])[\w-]*)*/(19|20)\d\d(/[01]\d(/[0-3]\d)?)?"
+          r"(/|\.s?html?)?$"),
     # Blog hosts with a post path (dated slug or Tumblr post id).
     _rule("blog_host_post", "blog",
           r"^[a-z]+://[^/]*(\.wordpress\.com|\.blogspot\.[a-z.]+|\.tumblr\.com)/"

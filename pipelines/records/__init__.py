@@ -9,6 +9,8 @@ from __future__ import annotations
 from zoneinfo import ZoneInfo
 
 from pipelines.article.dates.zones import local_now, localise, page_zone
+from pipelines.bounds import RECORDS
+from pipelines.deadline import NO_DEADLINE, Deadline
 from pipelines.document import Document, join_url
 from pipelines.language import detect_language
 from pipelines.params import RECORD_MINING, RecordMiningParams
@@ -38,16 +40,24 @@ def _zone(doc: Document) -> ZoneInfo | None:
     return page_zone(doc.url, language, doc.zone)
 
 
-def mine_records(doc: Document, params: RecordMiningParams = RECORD_MINING) -> ListData:
-    """The main list's records (title, URL, date, snippet, extras) and the next-page link;
-    dates on the page's clock, as articles' are."""
+def mine_records(doc: Document, params: RecordMiningParams = RECORD_MINING,
+                 deadline: Deadline = NO_DEADLINE) -> ListData:
+    """The main list's records (title, URL, date, snippet, extras), its first
+    `doc.bounds.max_records`, and the next-page link; dates on the page's clock, as
+    articles' are. Raises OutOfTimeError when the deadline passes, checked between stages."""
     body = doc.body
     base = _base_url(doc)
     stats = annotate(body)
-    region = choose_region(find_regions(body, stats, params), stats, params, body)
+    deadline.check("record tree")
+    region = choose_region(find_regions(body, stats, params, deadline), stats, params, body)
+    deadline.check("record regions")
     zone = _zone(doc)
     now = local_now(doc.fetched_at, zone)
+    if region and len(region.records) > doc.bounds.max_records:
+        doc.capped.add(RECORDS)
+        region.records = region.records[:doc.bounds.max_records]
     records = extract_fields(region.records, base, now, params) if region else []
+    deadline.check("record fields")
     for record in records:
         record.date = localise(record.date, zone)
     tops = [el for record in region.records for el in record] if region else []

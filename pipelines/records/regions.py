@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
+from pipelines.deadline import NO_DEADLINE, Deadline
 from pipelines.document import element_children
 from pipelines.params import RECORD_MINING, RecordMiningParams
 from pipelines.records.tree_match import TreeMatcher
@@ -195,9 +196,11 @@ def heading_entries(
 
 
 def find_regions(
-    root: HtmlElement, stats: TreeStats, params: RecordMiningParams = RECORD_MINING
+    root: HtmlElement, stats: TreeStats, params: RecordMiningParams = RECORD_MINING,
+    deadline: Deadline = NO_DEADLINE,
 ) -> list[Region]:
-    """Every candidate record set under `root`, split lists also joined into one set."""
+    """Every candidate record set under `root`, split lists also joined into one set; raises
+    OutOfTimeError when the deadline passes (checked at every parent of several children)."""
     matcher = TreeMatcher(stats, params)
     regions: list[Region] = []
     for parent in root.iter():
@@ -205,5 +208,6 @@ def find_regions(
             continue
         children = element_children(parent)
         if len(children) >= params.min_records:
+            deadline.check("record regions")
             regions.extend(sibling_regions(children, matcher, params))
     return _merge_cousins(regions, params)

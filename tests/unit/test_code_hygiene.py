@@ -18,7 +18,7 @@ HISTORY = re.compile(r"\bF1\b[^.\n]{0,12}\d\.\d|instructions? (per|a) page|"
                      r"\b202[6-9]-[01]\d-[0-3]\d\b|SPEC S\d|\bseed 00\d|"
                      r"article-bench|dragnet-dev|metadata-dev|\b\d+(\.\d+)? M instr")
 # Module-level numbers in the extraction package that are formats, not tunings.
-NOT_TUNINGS = {"FORMAT_VERSION", "MODEL_VERSION", "USAGE_ERROR"}
+NOT_TUNINGS = {"FORMAT_VERSION", "MODEL_VERSION", "USAGE_ERROR", "SOME_FAILED"}
 
 
 def _sources(*packages: str) -> Iterator[Path]:

@@ -13,6 +13,7 @@ import lxml.html
 from lxml import etree
 
 from pipelines.clean import NOT_PAGE_TEXT
+from pipelines.safe_html import sanitise
 
 # Elements that start a new paragraph in rendered text.
 BLOCK_TAGS = frozenset({
@@ -21,14 +22,7 @@ BLOCK_TAGS = frozenset({
     "blockquote", "pre", "figure", "figcaption", "br", "hr", "address", "center", "form",
     "fieldset", "tbody", "thead", "tfoot", "caption", "details", "summary",
 })
-# Attributes worth keeping in content_html; everything else (on*, style, class…) is dropped.
-_SAFE_ATTRIBUTES = ("href", "src", "alt", "title", "colspan", "rowspan", "datetime", "lang")
-# Attributes dropped on most elements that have any.
-_COMMON_UNSAFE = ("class", "style", "id", "align", "target", "rel")
 _BREAK = object()
-# The elements of a subtree that have attributes, collected in C: the owners of its
-# attributes: a predicate on every element ([@*]) costs more.
-_WITH_ATTRIBUTES = etree.XPath("descendant-or-self::*/@*/..")
 
 
 def _pieces(
@@ -110,64 +104,60 @@ def to_text(
 def _copy(
     element: lxml.html.HtmlElement, drop: Collection[lxml.html.HtmlElement]
 ) -> lxml.html.HtmlElement:
-    """A clean copy of one subtree: safe attributes only, dropped children left out.
+    """A copy of one subtree without its dropped children, comments and invisible elements.
 
     libxml2 copies the whole subtree and strips what is not kept; Python touches only the
-    dropped elements and the elements with attributes; building the copy element by element
-    (SubElement, text and tail moved one by one) costs more (see docs/DECISIONS.md, 'Article
-    route speed').
+    dropped elements; building the copy element by element (SubElement, text and tail moved
+    one by one) costs more (see docs/DECISIONS.md, 'Article route speed').
     """
     copy = element.__copy__()  # deep, as lxml copies; copy.deepcopy's memo cost more than it
-    for path in reversed(_dropped_paths(element, drop)):  # the last first: paths stay valid
-        node = copy
-        for index in path:
-            node = node[index]
-        node.drop_tree()  # its tail joins the text before it, as rendering reads it
+    for twin in reversed(_dropped_copies(element, copy, drop)):  # the last first
+        twin.drop_tree()  # its tail joins the text before it, as rendering reads it
     # Comments and invisible elements go too; with_tail=False leaves their tails in place.
     etree.strip_elements(copy, etree.Comment, etree.ProcessingInstruction, etree.Entity,
                          *NOT_PAGE_TEXT, with_tail=False)
-    # The common unsafe attributes go in C; Python then visits only the few elements that
-    # have others (a visit per element with a class cost an eighth of to_html).
-    etree.strip_attributes(copy, *_COMMON_UNSAFE)
-    for node in _WITH_ATTRIBUTES(copy):
-        _keep_safe_attributes(node)
+    # A browser's parser (the sanitiser's) drops the newline that opens a <pre>, which
+    # libxml2 keeps as text: one more keeps the block's first line break as the page has it.
+    for block in copy.iter("pre"):
+        if block.text and block.text.startswith("\n"):
+            block.text = "\n" + block.text
     return copy
 
 
-def _dropped_paths(
-    element: lxml.html.HtmlElement, drop: Collection[lxml.html.HtmlElement]
-) -> list[list[int]]:
-    """Child-index paths from `element` to the dropped elements below it, in document order
-    (the copy has the same shape, so a path finds an element's copy)."""
-    paths = []
+def _dropped_copies(
+    element: lxml.html.HtmlElement, copy: lxml.html.HtmlElement,
+    drop: Collection[lxml.html.HtmlElement],
+) -> list[lxml.html.HtmlElement]:
+    """The copies of the dropped elements below `element`, in document order: the copy has
+    the same shape, so an element's child-index path finds its copy. Each parent's children
+    are listed once (lxml finds the n-th child by walking to it, and a parent's index() of
+    a child by walking too: quadratic in a parent of thousands of dropped children)."""
+    positions: dict[lxml.html.HtmlElement, dict[lxml.html.HtmlElement, int]] = {}
+    children: dict[lxml.html.HtmlElement, list[lxml.html.HtmlElement]] = {}
+    twins = []
     for node in element.iterdescendants() if drop else ():
         if node in drop:
             path = []
             while node is not element:
                 parent = node.getparent()
-                path.append(parent.index(node))
+                if parent not in positions:
+                    positions[parent] = {child: i for i, child in enumerate(parent)}
+                path.append(positions[parent][node])
                 node = parent
-            paths.append(path[::-1])
-    return paths
-
-
-def _keep_safe_attributes(node: lxml.html.HtmlElement) -> None:
-    """Leave only the safe attributes, in _SAFE_ATTRIBUTES order, without javascript: values.
-    An element already so is left as it is; an empty value is set again (a valueless
-    attribute, <img alt>, serialises without '=""' until it is)."""
-    present = node.keys()
-    kept = [(name, value) for name in _SAFE_ATTRIBUTES if name in present
-            and not (value := node.get(name)).lower().startswith("javascript:")]
-    if [name for name, _ in kept] != present or not all(value for _, value in kept):
-        node.attrib.clear()
-        for name, value in kept:
-            node.set(name, value)
+            twin = copy
+            for index in reversed(path):
+                if twin not in children:
+                    children[twin] = list(twin)
+                twin = children[twin][index]
+            twins.append(twin)
+    return twins
 
 
 def to_html(
     elements: Iterable[lxml.html.HtmlElement], drop: Collection[lxml.html.HtmlElement] = ()
 ) -> str:
-    """Kept subtrees serialised one after another, structure preserved, no scripts or handlers."""
+    """Kept subtrees serialised one after another, structure preserved, sanitised
+    (pipelines/safe_html.py): safe to show."""
     parts = []
     for element in elements:
         copy = _copy(element, drop)
@@ -175,4 +165,4 @@ def to_html(
         # etree's own: lxml.html.tostring also searches the output for a <meta http-equiv>
         # to cut, which the copy never holds (meta is not page text and text is escaped)
         parts.append(etree.tostring(copy, method="html", encoding="unicode"))
-    return "\n".join(parts)
+    return sanitise("\n".join(parts))

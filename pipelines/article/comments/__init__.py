@@ -14,10 +14,11 @@ replies. Nothing here changes the tree.
 
 from __future__ import annotations
 
+from pipelines.article.comments.identity import comment_anchor, comment_keys
 from pipelines.article.comments.items import OpeningPost, opening_post, parse_item
 from pipelines.article.comments.sections import find_sections, parse_section
 from pipelines.article.comments.shapes import repeated_groups
 from pipelines.article.comments.threads import find_posts
 
-__all__ = ["OpeningPost", "find_posts", "find_sections", "opening_post", "parse_item",
-           "parse_section", "repeated_groups"]
+__all__ = ["OpeningPost", "comment_anchor", "comment_keys", "find_posts", "find_sections",
+           "opening_post", "parse_item", "parse_section", "repeated_groups"]

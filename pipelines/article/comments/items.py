@@ -14,6 +14,7 @@ import lxml.html
 from lxml import etree
 
 from pipelines.article.body import render
+from pipelines.article.comments.identity import comment_anchor
 from pipelines.article.dates.clock import Clock
 from pipelines.article.dates.comment import comment_time
 from pipelines.article.dates.parse import find_date
@@ -254,7 +255,8 @@ def parse_item(item: lxml.html.HtmlElement, nested: set, now: datetime,
     text = render.to_text([item], drop)
     if len(text) < params.min_comment_chars:
         return None
-    return CommentData(text=text, author=name, published_at=when, published_raw=raw)
+    return CommentData(text=text, author=name, published_at=when, published_raw=raw,
+                       anchor=comment_anchor(item))
 
 
 def _chrome(item: lxml.html.HtmlElement, hints: list[tuple], author, stamp, raw: str | None,

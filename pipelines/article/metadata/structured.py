@@ -7,11 +7,13 @@ choosing between sources happens in `pipelines.article.metadata`.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import accumulate
 
 import lxml.html
 from lxml import etree
@@ -24,6 +26,8 @@ from pipelines.lexicon import (
     META_OTHER_DATE,
     META_TITLE,
 )
+from pipelines.params import STRUCTURED_DATA, StructuredDataParams
+from pipelines.xml_text import xml_safe
 
 
 @dataclass
@@ -98,15 +102,36 @@ def _unescape(value: str) -> str:
         return value
 
 
-def from_json_ld(scripts: list[lxml.html.HtmlElement]) -> Declared:
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _nesting(text: str) -> int:
+    """How deep arrays and objects nest in JSON text, read without parsing it (the deepest
+    point of any prefix: a parser recurses into what opens before it sees what closes)."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(1 if bracket in "[{" else -1 for bracket in brackets), default=0)
+
+
+def _json_ld(text: str, params: StructuredDataParams) -> object:
+    """The JSON-LD value; read loosely (`_loose`) where it does not parse or nests deeper
+    than `params.max_json_ld_depth`."""
+    if _nesting(text) <= params.max_json_ld_depth:
+        try:
+            return json.loads(text, strict=False)
+        except ValueError:
+            pass
+    return _loose(text)
+
+
+def from_json_ld(scripts: list[lxml.html.HtmlElement],
+                 params: StructuredDataParams = STRUCTURED_DATA) -> Declared:
     """Headline, author, date and language of the first article-like JSON-LD object in the
-    `scripts`; the date of any other object (WebPage) when no article object declares one."""
+    `scripts`; the date of any other object (WebPage) when no article object declares one.
+    JSON escapes may spell characters XML forbids: they are dropped like the page's own."""
     found, page_date = Declared(), None
     for script in scripts:
-        try:
-            data = json.loads(script.text or "", strict=False)
-        except ValueError:
-            data = _loose(script.text or "")
+        data = _json_ld(script.text or "", params)
         for obj in _objects(data):
             if not any(kind in _type_of(obj) for kind in ARTICLE_LD_TYPES):
                 page_date = page_date or _text(obj.get("datePublished"))
@@ -120,7 +145,9 @@ def from_json_ld(scripts: list[lxml.html.HtmlElement]) -> Declared:
             lang = obj.get("inLanguage")
             found.language = found.language or (lang if isinstance(lang, str) else None)
     found.page_date = page_date
-    return found
+    return dataclasses.replace(found, **{
+        name: xml_safe(value) for name, value in dataclasses.asdict(found).items()
+        if isinstance(value, str)})
 
 
 def _text(value: object) -> str | None:

@@ -109,7 +109,7 @@ def test_a_database_behind_the_code_is_told_to_migrate(empty_pg_url: str,
     done = run_crawl("http://127.0.0.1:9/", empty_pg_url, tmp_path)
     assert done.returncode == 1, done.stderr[-3000:]
     line = _one_line(done.stderr)
-    assert "at schema revision 0001, behind this code's 0002" in line
+    assert "at schema revision 0001, behind this code's 0003" in line
     assert "run `python -m crawler migrate`" in line
 
 
@@ -152,7 +152,7 @@ def test_check_schema_tells_missing_outdated_unknown_and_unreachable(tmp_path: P
         check_schema(url)
     config = alembic_config(url)
     command.upgrade(config, "0001")
-    with pytest.raises(SchemaOutdated, match="behind this code's 0002"):
+    with pytest.raises(SchemaOutdated, match="behind this code's 0003"):
         check_schema(url)
     command.upgrade(config, "head")
     check_schema(url)

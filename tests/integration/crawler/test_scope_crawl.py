@@ -17,10 +17,11 @@ PROSE = "<p>" + "A paragraph of an article that is long enough to be its body. "
 
 
 class Recorder(ThreadingHTTPServer):
-    """A server that answers from a table of path → (status, headers, body) and records
-    every path it was asked for."""
+    """A server that answers from a table of path → (status, headers, body: text or bytes)
+    and records every path it was asked for."""
 
-    def __init__(self, host: str, pages: dict[str, tuple[int, dict[str, str], str]]) -> None:
+    def __init__(self, host: str,
+                 pages: dict[str, tuple[int, dict[str, str], str | bytes]]) -> None:
         self.pages, self.hits = pages, []
         super().__init__((host, 0), Handler)
         threading.Thread(target=self.serve_forever, daemon=True).start()
@@ -37,7 +38,7 @@ class Handler(BaseHTTPRequestHandler):
         self.server.hits.append(self.path)
         status, headers, body = self.server.pages.get(
             self.path, (200, {}, f"<html><body><h1>{self.path}</h1>{PROSE}</body></html>"))
-        data = body.encode()
+        data = body if isinstance(body, bytes) else body.encode()
         self.send_response(status)
         for name, value in {"Content-Type": "text/html; charset=utf-8", **headers}.items():
             self.send_header(name, value)

@@ -12,7 +12,7 @@ from sqlalchemy import func, select, text
 from crawler.migrate import upgrade
 from models import Article, Comment, CrawlRun, ListRecord, Page
 from models.db import session_factory
-from models.store import finish_run, save_pages, start_run, stored_page_types
+from models.store import finish_run, save_pages, start_run, stored_details
 from models.stored import FetchFacts, stored_page
 from pipelines.document import load_document
 from pipelines.process import process_document
@@ -42,7 +42,8 @@ def test_new_then_unchanged_then_updated(pg_url: str) -> None:
     with sessions() as session:
         article = session.scalars(select(Article)).one()
         assert article.body_text == "改写后的正文。"
-        assert [c.text for c in article.comments] == ["新评论"]
+        assert [c.text for c in article.comments if c.gone_at is None] == ["新评论"]
+        assert sorted(c.text for c in article.comments if c.gone_at) == ["同意楼上。", "好文章！"]
         assert article.published_at.utcoffset() is not None
 
 
@@ -99,7 +100,8 @@ def test_a_mixed_batch_keeps_each_page_its_own_children(store_url: str) -> None:
     assert (counts.new, counts.updated, counts.unchanged) == (1, 2, 1)
     with sessions() as session:
         pages = {p.url.rsplit("/", 1)[1]: p for p in session.scalars(select(Page))}
-        bodies = {name: (p.article.body_text, [c.text for c in p.article.comments])
+        bodies = {name: (p.article.body_text,
+                         [c.text for c in p.article.comments if c.gone_at is None])
                   for name, p in pages.items() if p.article}
         records = [r.url for r in pages["l.html"].records]
         touched = pages["0.html"]
@@ -109,7 +111,8 @@ def test_a_mixed_batch_keeps_each_page_its_own_children(store_url: str) -> None:
                       "9.html": ("正文9。", ["评论9"])}
     assert records == ["https://a.cn/1.html", "https://a.cn/9.html"]
     assert touched.status == 203 and touched.fetched_at.year == 2030
-    assert _count(sessions, Comment) == 7 and _count(sessions, ListRecord) == 2
+    # 1.html's old comment is kept, marked gone: 7 shown, 8 stored
+    assert _count(sessions, Comment) == 8 and _count(sessions, ListRecord) == 2
 
 
 def test_an_unsure_list_keeps_its_records_and_its_text(pg_url: str) -> None:
@@ -129,13 +132,13 @@ def test_an_unsure_list_keeps_its_records_and_its_text(pg_url: str) -> None:
     assert _count(sessions, Article) == 1
 
 
-def test_stored_page_types_tells_lists_from_details(pg_url: str) -> None:
+def test_stored_details_are_the_stored_articles_with_their_next_visit(pg_url: str) -> None:
     sessions = session_factory(pg_url)
     with sessions.begin() as session:
         save_pages(session, [article_page(URL), list_page("https://a.cn/l.html", ())])
     with sessions() as session:
-        found = stored_page_types(session, [URL, "https://a.cn/l.html", "https://a.cn/new.html"])
-    assert found == {URL: "news", "https://a.cn/l.html": "list"}
+        found = stored_details(session, [URL, "https://a.cn/l.html", "https://a.cn/new.html"])
+    assert found == {URL: None}  # no revisit policy in the record: never due
 
 
 def test_crawl_run_start_and_finish(pg_url: str) -> None:

@@ -5,29 +5,34 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from crawler.known_pages import KnownDetailPages
 
-STORED = {"http://a.cn/1.html": "news", "http://a.cn/list/": "list", "http://a.cn/2.html": "blog"}
+# Stored articles and their next visit (None: never due); lists are not among them.
+STORED: dict[str, datetime | None] = {"http://a.cn/1.html": None, "http://a.cn/2.html": None}
+NOW = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 
 
 class FakeDatabase:
     """Answers from STORED after a delay, from a thread, and remembers every query."""
 
-    def __init__(self, fail: bool = False) -> None:
+    def __init__(self, fail: bool = False,
+                 stored: dict[str, datetime | None] | None = None) -> None:
+        self.stored = STORED if stored is None else stored
         self.queries: list[list[str]] = []
         self.threads: set[str] = set()
         self.fail = fail
 
-    def __call__(self, urls: list[str]) -> dict[str, str | None]:
+    def __call__(self, urls: list[str]) -> dict[str, datetime | None]:
         self.queries.append(urls)
         self.threads.add(threading.current_thread().name)
         time.sleep(0.05)
         if self.fail:
             raise ConnectionError("database gone")
-        return {url: STORED[url] for url in urls if url in STORED}
+        return {url: self.stored[url] for url in urls if url in self.stored}
 
 
 def test_pages_asking_while_a_query_runs_share_the_next_query() -> None:
@@ -35,10 +40,11 @@ def test_pages_asking_while_a_query_runs_share_the_next_query() -> None:
     known = KnownDetailPages(database)
 
     async def crawl() -> list[set[str]]:
-        first = asyncio.ensure_future(known.among({"http://a.cn/1.html", "http://a.cn/3.html"}))
+        asked = {"http://a.cn/1.html", "http://a.cn/3.html"}
+        first = asyncio.ensure_future(known.among(asked, NOW))
         await asyncio.sleep(0.01)  # the first query is running now
-        later = [asyncio.ensure_future(known.among({f"http://a.cn/{n}.html", "http://a.cn/list/"}))
-                 for n in (2, 4, 5)]
+        later = [asyncio.ensure_future(
+            known.among({f"http://a.cn/{n}.html", "http://a.cn/list/"}, NOW)) for n in (2, 4, 5)]
         return [await first, *await asyncio.gather(*later)]
 
     answers = asyncio.run(crawl())
@@ -47,7 +53,7 @@ def test_pages_asking_while_a_query_runs_share_the_next_query() -> None:
         ["http://a.cn/1.html", "http://a.cn/3.html"],
         ["http://a.cn/2.html", "http://a.cn/4.html", "http://a.cn/5.html", "http://a.cn/list/"]]
     assert threading.main_thread().name not in database.threads  # the reactor never waits
-    assert asyncio.run(known.among({"http://a.cn/1.html", "http://a.cn/list/"})) == {
+    assert asyncio.run(known.among({"http://a.cn/1.html", "http://a.cn/list/"}, NOW)) == {
         "http://a.cn/1.html"}
     assert len(database.queries) == 2  # remembered answers ask nothing
 
@@ -57,13 +63,14 @@ def test_a_failed_query_reaches_every_page_that_waited_for_it_and_is_not_remembe
     known = KnownDetailPages(database)
 
     async def ask_twice() -> list[BaseException | set[str]]:
-        return await asyncio.gather(known.among({"http://a.cn/1.html"}),
-                                    known.among({"http://a.cn/2.html"}), return_exceptions=True)
+        return await asyncio.gather(known.among({"http://a.cn/1.html"}, NOW),
+                                    known.among({"http://a.cn/2.html"}, NOW),
+                                    return_exceptions=True)
 
     answers = asyncio.run(ask_twice())
     assert all(isinstance(answer, ConnectionError) for answer in answers)
     database.fail = False
-    assert asyncio.run(known.among({"http://a.cn/1.html"})) == {"http://a.cn/1.html"}
+    assert asyncio.run(known.among({"http://a.cn/1.html"}, NOW)) == {"http://a.cn/1.html"}
 
 
 def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,8 +78,8 @@ def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     database = FakeDatabase()
     known = KnownDetailPages(database)
     for url in ("http://a.cn/1.html", "http://a.cn/2.html", "http://a.cn/3.html"):
-        asyncio.run(known.among({url}))
-    assert asyncio.run(known.among({"http://a.cn/1.html"})) == {"http://a.cn/1.html"}
+        asyncio.run(known.among({url}, NOW))
+    assert asyncio.run(known.among({"http://a.cn/1.html"}, NOW)) == {"http://a.cn/1.html"}
     assert len(database.queries) == 4  # the first answer was dropped with the memo
 
 
@@ -83,19 +90,23 @@ def test_a_page_cancelled_while_waiting_does_not_cancel_the_others() -> None:
     known = KnownDetailPages(database)
 
     async def crawl() -> tuple[set[str], set[str]]:
-        doomed = asyncio.ensure_future(known.among({"http://a.cn/1.html"}))
-        kept = asyncio.ensure_future(known.among({"http://a.cn/2.html"}))
+        doomed = asyncio.ensure_future(known.among({"http://a.cn/1.html"}, NOW))
+        kept = asyncio.ensure_future(known.among({"http://a.cn/2.html"}, NOW))
         await asyncio.sleep(0.01)
         doomed.cancel()
-        later = await asyncio.wait_for(known.among({"http://a.cn/1.html"}), 2)
+        later = await asyncio.wait_for(known.among({"http://a.cn/1.html"}, NOW), 2)
         return await asyncio.wait_for(kept, 2), later
 
     assert asyncio.run(crawl()) == ({"http://a.cn/2.html"}, {"http://a.cn/1.html"})
 
 
-def test_only_stored_articles_are_known_lists_and_other_pages_are_revisited() -> None:
-    stored = {"http://a.cn/t.html": "forum", "http://a.cn/hub/": "other",
-              "http://a.cn/list/": "list", "http://a.cn/x": None}
-    known = KnownDetailPages(lambda urls: {url: stored[url] for url in urls if url in stored})
-    assert asyncio.run(known.among(set(stored) | {"http://a.cn/new.html"})) == {
-        "http://a.cn/t.html"}
+def test_a_stored_article_is_known_until_its_next_visit_is_due() -> None:
+    due_at = NOW + timedelta(hours=1)
+    stored = {"http://a.cn/t.html": due_at, "http://a.cn/old.html": None}
+    database = FakeDatabase(stored=stored)
+    known = KnownDetailPages(database)
+    urls = set(stored) | {"http://a.cn/new.html"}
+    assert asyncio.run(known.among(urls, NOW)) == {"http://a.cn/t.html", "http://a.cn/old.html"}
+    later = asyncio.run(known.among(urls, due_at))
+    assert later == {"http://a.cn/old.html"}  # due now: fetched again; never due: skipped
+    assert len(database.queries) == 1  # the memo keeps the due time, not a yes or no

@@ -66,3 +66,21 @@ def test_pages_that_relearn_a_template_at_once_all_get_extracted(
     assert asyncio.run(three_pages()) == [[f"http://a.cn/p/{i}.html"] for i in range(3)]
     assert reader._learning == {}
 
+
+
+def test_a_page_whose_decoding_fails_is_dropped_with_its_reason_and_counted(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """An unforeseen failure in decoding (a LookupError from a codec, once) escaped into
+    Scrapy: the page's request was never settled and its run never drained."""
+    def broken(*_: object, **__: object) -> None:
+        raise LookupError("'hex' is not a text encoding")
+    monkeypatch.setattr(crawler.pages, "load_document", broken)
+    counted: list[str] = []
+    reader = _reader([])
+    reader.count = lambda item, name, value=1: counted.append(name)  # type: ignore[method-assign]
+    reader._zone = lambda source_id: None  # type: ignore[method-assign]
+    item = SimpleNamespace(url="http://a.cn/1.html", final_url="http://a.cn/1.html",
+                           body=b"<p>x</p>", status=200, content_type=None, fetched_at=None,
+                           source_id=None, meta={})
+    assert reader.decode(item) == "http://a.cn/1.html: not decoded (LookupError)"
+    assert counted == ["errors/decode"] and "decoding failed for http://a.cn/1.html" in caplog.text

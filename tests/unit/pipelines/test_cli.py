@@ -77,12 +77,36 @@ def test_batch_answers_every_line_in_order_and_reports_bad_pages(tmp_path: Path)
     batch = tmp_path / "in.jsonl"
     batch.write_text("\n".join(json.dumps(line) for line in lines) + "\nnot json\n")
     done = _run("batch", str(batch))
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # some lines failed
     out = [json.loads(line) for line in done.stdout.splitlines()]
     assert [o["id"] for o in out] == ["ok", "missing", "binary", "sibling", None]
     assert out[0]["error"] is None and set(out[0]) >= FIELDS
     assert "FileNotFoundError" in out[1]["error"] and "NotHtmlError" in out[2]["error"]
     assert out[3]["error"] is None and out[4]["error"].startswith("JSONDecodeError")
+
+
+def test_a_line_that_is_not_utf8_or_not_a_task_costs_that_line_only(tmp_path: Path) -> None:
+    """One non-UTF-8 byte in the input killed the whole batch with no output at all."""
+    (tmp_path / "a.html").write_text(ARTICLE, encoding="utf-8")
+    good = json.dumps({"id": "ok", "path": str(tmp_path / "a.html"), "type": "news"}).encode()
+    batch = tmp_path / "in.jsonl"
+    batch.write_bytes(b"\n".join([good, b'{"id": "bad\xff", "path": "x"}', b'{"id": 3, "pa',
+                                  b"[1, 2]", b'{"id": "\\ud800", "path": "nope"}', good]))
+    done = _run("batch", str(batch))
+    assert done.returncode == 1 and done.stderr == ""
+    out = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [o["id"] for o in out] == ["ok", None, None, None, "\ud800", "ok"]
+    assert [o["error"].split(":")[0] for o in out[1:5]] == [
+        "UnicodeDecodeError", "JSONDecodeError", "ValueError", "FileNotFoundError"]
+    assert out[5]["error"] is None and "民生保障" in out[5]["content_text"]
+
+
+def test_a_batch_whose_lines_all_succeed_exits_0(tmp_path: Path) -> None:
+    (tmp_path / "a.html").write_text(ARTICLE, encoding="utf-8")
+    batch = tmp_path / "in.jsonl"
+    batch.write_text(json.dumps({"id": 1, "path": str(tmp_path / "a.html")}) + "\n\n")
+    done = _run("batch", str(batch))
+    assert done.returncode == 0 and json.loads(done.stdout)["error"] is None
 
 
 def test_a_sites_time_zone_is_given_by_name_and_a_wrong_name_is_refused(tmp_path: Path) -> None:

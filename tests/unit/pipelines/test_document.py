@@ -8,6 +8,7 @@ import time
 import pytest
 
 from pipelines.document import NotHtmlError, decode_html, load_document
+from pipelines.params import PAGE_BOUNDS
 from pipelines.process import process_document
 
 CHINESE = ("<html><head><title>新闻</title></head>"
@@ -71,12 +72,17 @@ def test_xml_declaration_with_encoding_is_accepted() -> None:
     assert load_document(body).body.findtext("p") == "ok"
 
 
-def test_ten_megabyte_page_parses() -> None:
+def test_ten_megabyte_page_parses_to_its_first_elements() -> None:
+    """Issue 24: a page of 500,000 elements keeps its first max_elements, in order."""
     row = "<tr><td>单元格内容，测试大页面。</td></tr>"
     body = f"<html><body><table>{row * 250_000}</table></body></html>".encode()
     assert len(body) > 10_000_000
     doc = load_document(body)
-    assert len(doc.body.findall(".//td")) == 250_000
+    cells = doc.body.findall(".//td")
+    assert len(cells) == pytest.approx(PAGE_BOUNDS.max_elements / 2, abs=5)
+    assert cells[0].text == "单元格内容，测试大页面。"
+    assert sum(1 for _ in doc.tree.iter()) <= PAGE_BOUNDS.max_elements
+    assert "elements" in doc.capped
 
 
 def test_cleaning_drops_scripts_styles_and_hidden_but_keeps_json_ld() -> None:

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test test-unit bench lint
+.PHONY: install demo test test-unit bench fault-test lint
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { apt-get update -q && \
@@ -40,6 +40,11 @@ bench: install
 	$(PY) -m bench.alerts
 	$(PY) -m bench.crawl --scale 4 --repeat 3
 	$(PY) -m bench.soak --scale 72 --distributed
+
+# Service faults at length (Redis restarts, a killed worker, a database partition) on a
+# larger demo site; prints the table of docs/RELIABILITY.md. Minutes; not part of `make test`.
+fault-test: install
+	$(PY) -m bench.faults
 
 lint: install
 	$(VENV)/bin/ruff check .

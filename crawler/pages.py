@@ -18,6 +18,7 @@ from lxml.html import HtmlElement
 from scrapy import Request
 from scrapy.crawler import Crawler
 
+from crawler.database import connect_options
 from crawler.items import CrawledPage
 from models.db import session_factory
 from models.template_cache import TemplateCache
@@ -68,7 +69,8 @@ class PageReader:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self.time_budget = crawler.settings.getfloat("PAGE_TIME_BUDGET_SECONDS")
-        self.templates = TemplateCache(session_factory(crawler.settings.get("DATABASE_URL")))
+        self.templates = TemplateCache(session_factory(crawler.settings.get("DATABASE_URL"),
+                                                       connect_options(crawler.settings)))
         self._learning: dict[tuple[str, str], asyncio.Future[Template | None]] = {}
 
     def count(self, item: CrawledPage, name: str, value: int = 1) -> None:

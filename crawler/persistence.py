@@ -17,6 +17,7 @@ from twisted.internet.defer import Deferred, succeed
 from twisted.python.failure import Failure
 
 from crawler import settings as defaults
+from crawler.database import connect_options
 from crawler.items import CrawledPage
 from crawler.revisits import revisit_policy
 from models.db import database_url, session_factory
@@ -46,15 +47,18 @@ class PersistStage:
     """Items reach the journal synchronously and the database in batches; a batch that
     cannot be written stays journalled and is retried, or replayed by the next crawl.
 
+    While writes fail or hang, a health line says for how long and how many pages wait.
+
     Settings: DATABASE_URL, JOURNAL_DIR, PERSIST_BATCH_SIZE, PERSIST_FLUSH_SECONDS,
-    PERSIST_RETRY_SECONDS."""
+    PERSIST_RETRY_SECONDS, DATABASE_STALL_SECONDS, DATABASE_HEALTH_LOG_SECONDS and the
+    connection's DATABASE_* timeouts (`connect_options`)."""
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
         self.crawler = crawler
         self.stats = crawler.stats
         self.database_url = database_url(settings.get("DATABASE_URL"))
-        self.sessions = session_factory(self.database_url)
+        self.sessions = session_factory(self.database_url, connect_options(settings))
         self.journal_base = Path(settings.get("JOURNAL_DIR") or DEFAULT_JOURNAL_ROOT)
         self.journal_root = store_journal_root(self.journal_base, self.database_url)
         self.batch_size = settings.getint("PERSIST_BATCH_SIZE", defaults.PERSIST_BATCH_SIZE)
@@ -62,10 +66,18 @@ class PersistStage:
                                                defaults.PERSIST_FLUSH_SECONDS)
         self.retry_seconds = settings.getfloat("PERSIST_RETRY_SECONDS",
                                                defaults.PERSIST_RETRY_SECONDS)
+        self.stall_seconds = settings.getfloat("DATABASE_STALL_SECONDS",
+                                               defaults.DATABASE_STALL_SECONDS)
+        self.health_log_seconds = settings.getfloat("DATABASE_HEALTH_LOG_SECONDS",
+                                                    defaults.DATABASE_HEALTH_LOG_SECONDS)
         self.journal: Journal | None = None
         self._writing: Deferred[Any] | None = None
+        self._write_started = 0.0
         self._retry_at = 0.0
         self._outage_logged = False
+        self._failing_since: float | None = None  # first failed write of the current outage
+        self._health_logged_at: float | None = None
+        self.waiting = 0  # pages journalled and not yet committed
         self._loop: task.LoopingCall | None = None
 
     @classmethod
@@ -78,9 +90,10 @@ class PersistStage:
         warn_unassigned(self.journal_base, self.database_url)
         self.journal = Journal(self.journal_root)
         adopted = self.journal.adopt_orphans()
+        self.waiting += adopted
         if adopted:
             logger.info("adopted %d journalled items left by an earlier crawl", adopted)
-        self._loop = task.LoopingCall(self.flush)
+        self._loop = task.LoopingCall(self.tick)
         self._loop.start(self.flush_seconds, now=True)
 
     def process_item(self, item: CrawledPage) -> CrawledPage:
@@ -96,6 +109,7 @@ class PersistStage:
         self.journal.append_line(not_modified_line(facts) if item.not_modified
                                  else stored_line(facts, item.result))
         item.document = None  # release the tree; the journal holds the record
+        self.waiting += 1
         if self.journal.open_items >= self.batch_size:
             self.flush()
         return item
@@ -117,6 +131,32 @@ class PersistStage:
         write's Deferred.)"""
         self.flush()
 
+    def tick(self) -> None:
+        """The periodic step: report the database's health, then flush (not waiting for the
+        write, so that the health is reported while a write hangs)."""
+        self.report_health()
+        self.flush()
+
+    def unreachable_since(self) -> float | None:
+        """When the current outage began (monotonic): the first failed write, or a write
+        under way for DATABASE_STALL_SECONDS; None while writes succeed."""
+        since = self._failing_since
+        if self._writing is not None and time.monotonic() - self._write_started >= \
+                self.stall_seconds:
+            since = min(since or self._write_started, self._write_started)
+        return since
+
+    def report_health(self) -> None:
+        """While the database is unreachable, one WARNING every DATABASE_HEALTH_LOG_SECONDS."""
+        since = self.unreachable_since()
+        now = time.monotonic()
+        if since is None or (self._health_logged_at is not None
+                             and now - self._health_logged_at < self.health_log_seconds):
+            return
+        self._health_logged_at = now
+        logger.warning("database unreachable for %.0f s, %d pages waiting in the journal",
+                       now - since, self.waiting)
+
     def flush(self) -> Deferred[Any]:
         """Start writing sealed segments in a thread, unless a write is under way or the
         database is down and its retry time has not come."""
@@ -125,6 +165,7 @@ class PersistStage:
         segments = self.journal.seal()
         if not segments:
             return succeed(None)
+        self._write_started = time.monotonic()
         self._writing = threads.deferToThread(
             write_segments, self.sessions, segments,
             lambda batch: reactor.callFromThread(self._acknowledge, batch))
@@ -134,6 +175,7 @@ class PersistStage:
     def _acknowledge(self, batch: list[Written]) -> None:
         """Committed items count in their run's stats (a revisit's outcome, the comments
         and versions it added too); their requests are done."""
+        self.waiting -= len(batch)
         spider = self.crawler.spider
         metas = [{"run_id": written.run_id, "ticket": written.ticket} for written in batch]
         for meta, written in zip(metas, batch, strict=True):
@@ -146,14 +188,18 @@ class PersistStage:
         self.crawler.signals.send_catch_log(signal=batch_stored)
 
     def _written(self, _: list[Written]) -> None:
+        since = self.unreachable_since()
         self._writing = None
-        if self._outage_logged:
-            logger.info("database reachable again; journalled items written")
-            self._outage_logged = False
+        if since is not None:
+            logger.info("database reachable again after %.0f s; journalled items written",
+                        time.monotonic() - since)
+        self._outage_logged = False
+        self._failing_since = self._health_logged_at = None
 
     def _failed(self, failure: Failure) -> None:
         """The database is out of reach (pages it refuses for their data were set aside by
         `write_segments`): the segments stay journalled and are retried."""
+        self._failing_since = self.unreachable_since() or time.monotonic()
         self._writing = None
         error = failure.value
         why = (reason(error.cause) if isinstance(error, SegmentWriteError)
@@ -166,11 +212,12 @@ class PersistStage:
             self._outage_logged = True
 
     async def close_spider(self) -> None:
-        """Wait for the write under way, try once more, and report what could not be written."""
-        if self._loop is not None and self._loop.running:
-            self._loop.stop()
+        """Wait for the write under way (its health still reported), try once more, and
+        report what could not be written."""
         if self._writing is not None:
             await maybe_deferred_to_future(self._writing)
+        if self._loop is not None and self._loop.running:
+            self._loop.stop()
         self._retry_at = 0.0
         await maybe_deferred_to_future(self.flush())
         self._close_journal()

@@ -1,6 +1,7 @@
 """The crawl run's record in the store, driven by signals: started when the spider opens,
 finished when it closes (a crawl alone is its run) or, in a cluster, when the spider sends
-`run_drained` for a run whose last request is done, whichever worker settled it.
+`run_drained` for a run whose last request is done, whichever worker settled it, or
+`run_frontier_lost` for a run whose Redis frontier a restart lost (status `frontier_lost`).
 
 Settings: DATABASE_URL, REDIS_URL.
 """
@@ -17,6 +18,7 @@ from scrapy.crawler import Crawler
 from sqlalchemy.exc import SQLAlchemyError
 
 from crawler.cluster.runs import create_run
+from crawler.cluster.scheduler import run_frontier_lost
 from crawler.sources import adhoc_source
 from models.db import session_factory
 from models.schema import reason, shown_url
@@ -45,6 +47,7 @@ class RunRecord:
         crawler.signals.connect(record.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(record.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(record.finish, signal=run_drained)
+        crawler.signals.connect(record.lose, signal=run_frontier_lost)
         return record
 
     def spider_opened(self, spider: Spider) -> None:
@@ -84,3 +87,23 @@ class RunRecord:
                 finish_run(session, run_id, "finished", stats)
         except SQLAlchemyError as error:
             logger.warning("could not record the end of crawl run %s: %s", run_id, reason(error))
+
+    def lose(self, run_id: int, stats: dict[str, int]) -> None:
+        """A run whose pending count vanished with a Redis restart: unless it had ended, it
+        ends now as `frontier_lost`, with what this worker knows of the loss, and the
+        worker's `frontier/lost_runs` makes `scrapy crawl` exit non-zero."""
+        try:
+            with session_factory(self.database_url).begin() as session:
+                lost = finish_run(session, run_id, "frontier_lost",
+                                  {**stats, "finish_reason": "frontier_lost"})
+        except SQLAlchemyError as error:
+            logger.error("crawl run %s lost its Redis frontier; could not record it: %s",
+                         run_id, reason(error))
+            lost = True
+        if lost:
+            self.crawler.stats.inc_value("frontier/lost_runs")
+            logger.error("crawl run %s lost its Redis frontier (Redis restarted without its "
+                         "data): %d requests were pending at this worker's last count, %d held "
+                         "by this worker are still fetched and stored, the rest are not crawled",
+                         run_id, stats["frontier/pending_at_loss"],
+                         stats["frontier/held_at_loss"])

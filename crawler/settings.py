@@ -159,6 +159,22 @@ PERSIST_BATCH_SIZE = 50
 PERSIST_FLUSH_SECONDS = 2.0
 PERSIST_RETRY_SECONDS = 5.0
 JOURNAL_DIR = os.environ.get("JOURNAL_DIR")  # None → var/journal
+# A database behind a partition that drops packets (no reset) is noticed in seconds, not
+# after the kernel's retransmissions (many minutes): libpq gives up connecting after
+# DATABASE_CONNECT_TIMEOUT_SECONDS, probes an idle connection after KEEPALIVE_IDLE, every
+# KEEPALIVE_INTERVAL, KEEPALIVE_COUNT times, and drops one whose sent data stays unacknowledged
+# for TCP_USER_TIMEOUT; the server cancels a write statement after STATEMENT_TIMEOUT (lock
+# waits included). A write under way for DATABASE_STALL_SECONDS, or failing, is reported as
+# "database unreachable for N s, M pages waiting in the journal", at most once every
+# DATABASE_HEALTH_LOG_SECONDS. See docs/RELIABILITY.md, "Service faults".
+DATABASE_CONNECT_TIMEOUT_SECONDS = 3
+DATABASE_KEEPALIVE_IDLE_SECONDS = 5
+DATABASE_KEEPALIVE_INTERVAL_SECONDS = 2
+DATABASE_KEEPALIVE_COUNT = 3
+DATABASE_TCP_USER_TIMEOUT_SECONDS = 15
+DATABASE_STATEMENT_TIMEOUT_SECONDS = 120
+DATABASE_STALL_SECONDS = 5.0
+DATABASE_HEALTH_LOG_SECONDS = 30.0
 
 # Distributed mode: Redis holds the shared frontier and seen-set (scrapy-redis).
 # Requests, their meta and the seen-sets then survive any worker; a run's seen-set is its own.
@@ -176,6 +192,17 @@ else:  # Scrapy's scheduler, with DOMAIN_QUEUE_LIMIT
 # Seconds a worker waits for work before it exits (0: wait for ever, until a signal).
 MAX_IDLE_TIME_BEFORE_CLOSE = int(os.environ.get("MAX_IDLE_TIME_BEFORE_CLOSE", "0"))
 CLUSTER_HEARTBEAT_SECONDS = 5.0
+# A Redis restart is ridden out (crawler/cluster/connection.py): a failed command is sent
+# again up to REDIS_RETRY_ATTEMPTS times, backing off from BASE to CAP seconds (about 15 s in
+# all, longer than a restart with AOF takes); an idle connection is checked after
+# REDIS_HEALTH_CHECK_SECONDS. A worker recovers a silent peer's requests only once Redis has
+# been up for CLUSTER_RECOVERY_GRACE_HEARTBEATS heartbeats (peers re-assert theirs first).
+REDIS_RETRY_ATTEMPTS = 20
+REDIS_BACKOFF_BASE_SECONDS = 0.05
+REDIS_BACKOFF_CAP_SECONDS = 1.0
+REDIS_HEALTH_CHECK_SECONDS = 5.0
+REDIS_SOCKET_TIMEOUT_SECONDS = 10.0
+CLUSTER_RECOVERY_GRACE_HEARTBEATS = 4
 # Requests a worker takes from the shared queue per round trip (held as in-flight at once).
 CLUSTER_POP_BATCH = 4
 # How often a worker with nothing to do looks at the shared queue (Scrapy's own: 5 s).

@@ -30,17 +30,23 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyp
     cursor.close()
 
 
+# libpq connection parameters: a tuple of (name, value) pairs, so engines can be cached by them.
+ConnectOptions = tuple[tuple[str, object], ...]
+
+
 @cache
-def get_engine(url: str | None = None) -> Engine:
-    """One pooled engine per URL per process; pre-ping so a restarted server is noticed."""
+def get_engine(url: str | None = None, options: ConnectOptions = ()) -> Engine:
+    """One pooled engine per URL and connection options per process; pre-ping so a
+    restarted server is noticed. `options` are libpq's (timeouts, keepalives), ignored by
+    SQLite."""
     resolved = database_url(url)
     if resolved.startswith("sqlite"):
         engine = create_engine(resolved)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return create_engine(resolved, pool_pre_ping=True, pool_size=5, max_overflow=5,
-                         connect_args={"connect_timeout": 5})
+                         connect_args={"connect_timeout": 5, **dict(options)})
 
 
-def session_factory(url: str | None = None) -> sessionmaker[Session]:
-    return sessionmaker(get_engine(url), expire_on_commit=False)
+def session_factory(url: str | None = None, options: ConnectOptions = ()) -> sessionmaker[Session]:
+    return sessionmaker(get_engine(url, options), expire_on_commit=False)

@@ -247,6 +247,11 @@ def start_run(session: Session, spider: str, source_id: int | None) -> int:
     return run.id
 
 
-def finish_run(session: Session, run_id: int, status: str, stats: dict[str, Any]) -> None:
-    session.execute(update(CrawlRun).where(CrawlRun.id == run_id).values(
-        finished_at=now_utc(), status=status, stats=stats))
+def finish_run(session: Session, run_id: int, status: str, stats: dict[str, Any]) -> bool:
+    """Record a run's end, once: False if it had ended already (a run that lost its frontier
+    is not later marked finished by a worker that drains what was left of it)."""
+    ended = session.execute(update(CrawlRun).where(CrawlRun.id == run_id,
+                                                   CrawlRun.finished_at.is_(None))
+                            .values(finished_at=now_utc(), status=status, stats=stats)
+                            .execution_options(synchronize_session=False))
+    return ended.rowcount == 1

@@ -88,3 +88,44 @@ def redis_database(number: int) -> Iterator[str]:
         yield url
     finally:
         server.flushdb()
+
+
+class OwnRedis:
+    """A redis-server of the test's own on a free port, which the test may restart (never
+    the shared one): with `aof`, its data survives a restart, as a production Redis with
+    appendonly; without, a restart empties it."""
+
+    def __init__(self, directory: str, aof: bool) -> None:
+        ensure_redis()  # installs redis-server if missing
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.directory, self.aof = directory, aof
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> OwnRedis:
+        self._process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "yes" if self.aof else "no", "--dir", self.directory],
+            stdout=subprocess.DEVNULL)
+        _wait_for(self.port)
+        return self
+
+    def stop(self) -> None:
+        """A clean shutdown (SIGTERM): the append-only file is complete."""
+        if self._process is not None:
+            self._process.terminate()
+            self._process.wait(timeout=30)
+            self._process = None
+
+    def restart(self, down_seconds: float) -> None:
+        self.stop()
+        time.sleep(down_seconds)
+        self.start()
+
+    def __enter__(self) -> OwnRedis:
+        return self.start()
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()

@@ -1,4 +1,5 @@
-"""A loopback TCP forwarder the tests can cut and restore: a database that goes away."""
+"""A loopback TCP forwarder the tests can cut, blackhole and restore: a database that goes
+away with a reset, or behind a partition that drops packets without one."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import threading
 
 class TcpProxy:
     """Forwards 127.0.0.1:<port> to a target; `stop()` drops every connection and refuses
-    new ones until `start()` listens again on the same port."""
+    new ones until `start()` listens again on the same port. `blackhole()` keeps every
+    connection open but forwards nothing, either way, until `heal()` (a partition without a
+    reset: what TCP would retransmit after it heals arrives then)."""
 
     def __init__(self, target_port: int) -> None:
         self.target_port = target_port
@@ -20,6 +23,8 @@ class TcpProxy:
         self._server: socket.socket | None = None
         self._connections: list[socket.socket] = []
         self._lock = threading.Lock()
+        self._flowing = threading.Event()
+        self._flowing.set()
 
     def start(self) -> TcpProxy:
         server = socket.socket()
@@ -44,6 +49,12 @@ class TcpProxy:
                 connection.close()
             self._connections.clear()
 
+    def blackhole(self) -> None:
+        self._flowing.clear()
+
+    def heal(self) -> None:
+        self._flowing.set()
+
     def _accept(self, server: socket.socket) -> None:
         while True:
             try:
@@ -56,10 +67,10 @@ class TcpProxy:
             for source, sink in ((client, upstream), (upstream, client)):
                 threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
 
-    @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+    def _pipe(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                self._flowing.wait()
                 sink.sendall(data)
         except OSError:
             pass

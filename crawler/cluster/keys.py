@@ -20,6 +20,12 @@ def pending(spider: str, run_id: object) -> str:
     return _run(spider, run_id, "pending")
 
 
+def live(spider: str, run_id: object) -> str:
+    """Set when the run starts, deleted when it ends: a run whose marker a Redis restart
+    took is a run whose frontier is lost (nothing else ever sets it again)."""
+    return _run(spider, run_id, "live")
+
+
 def done(spider: str, run_id: object) -> str:
     return _run(spider, run_id, "done")
 

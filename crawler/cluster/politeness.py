@@ -24,11 +24,13 @@ taken one poll period longer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 from collections import defaultdict
 from time import monotonic
 
 from redis import Redis
+from redis.exceptions import RedisError
 
 from crawler.cluster import keys
 
@@ -77,12 +79,21 @@ class DomainLeases:
         if lease is not None:
             return lease
         lease = uuid.uuid4().hex
-        while not self._acquire(keys=[keys.domain_leases(domain), keys.domain_next_slot(domain)],
-                                args=[concurrency or self.concurrency, self.lease_ms, delay_ms,
-                                      lease, *self._forget(self._returned.pop(domain, []))]):
+        while not self._try_acquire(domain, lease, concurrency or self.concurrency, delay_ms):
             await asyncio.sleep(POLL_SECONDS)
         self._taken_at[lease] = monotonic()
         return lease
+
+    def _try_acquire(self, domain: str, lease: str, concurrency: int, delay_ms: int) -> bool:
+        """One attempt; a Redis out of reach (after the connection's retries) is no room:
+        the transfer waits for it rather than failing its page."""
+        try:
+            return bool(self._acquire(keys=[keys.domain_leases(domain),
+                                            keys.domain_next_slot(domain)],
+                                      args=[concurrency, self.lease_ms, delay_ms, lease,
+                                            *self._forget(self._returned.pop(domain, []))]))
+        except RedisError:
+            return False
 
     def _reusable(self, domain: str) -> str | None:
         """A lease given back and still young enough to cover one more transfer."""
@@ -119,4 +130,5 @@ class DomainLeases:
             with self.server.pipeline(transaction=False) as pipe:
                 for domain, leases in returned.items():
                     pipe.zrem(keys.domain_leases(domain), *self._forget(leases))
-                pipe.execute()
+                with contextlib.suppress(RedisError):  # unreturned leases expire by themselves
+                    pipe.execute()

@@ -51,6 +51,7 @@ class AckPriorityQueue(PriorityQueue):
         super().__init__(*args, **kwargs)
         self._pop_and_hold = self.server.register_script(_POP_AND_HOLD)
         self._taken: deque[bytes] = deque()  # held in Redis, not yet handed out
+        self.held: dict[str, bytes] = {}  # ticket -> entry taken; the scheduler shares the ledger's
 
     def __len__(self) -> int:
         return super().__len__() + len(self._taken)
@@ -91,6 +92,10 @@ class AckPriorityQueue(PriorityQueue):
 
     def pop(self, timeout: int = 0) -> Request | None:
         if not self._taken:
-            self._taken.extend(self._pop_and_hold(
-                keys=[self.key, self.inflight_key, self.domains_key], args=[self.pop_batch]))
+            taken = self._pop_and_hold(
+                keys=[self.key, self.inflight_key, self.domains_key], args=[self.pop_batch])
+            for entry in taken:
+                ticket = entry.split(b"\n", 1)[0].split(b"\t", 1)[0]
+                self.held[ticket.decode()] = entry
+            self._taken.extend(taken)
         return self._decode_request(self._taken.popleft()) if self._taken else None

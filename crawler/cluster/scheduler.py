@@ -5,6 +5,16 @@ Each worker keeps a heartbeat key; its in-flight requests sit in a hash, filled
 atomically by the queue's pop (`AckPriorityQueue`). A worker
 that finds the hash of a worker without a heartbeat claims it (one atomic RENAME,
 so only one claimant wins) and pushes those requests back to the queue.
+
+Redis may restart under the workers. Commands ride out a short restart on the connection's
+retries (`crawler.cluster.connection`); a longer outage is logged once, requests the worker
+could not queue wait in it, and the heartbeat and the engine's polling go on. Each beat
+reads Redis' run id: after a restart the worker re-asserts its heartbeat and its in-flight
+hash (puts back what it holds, requeues what Redis says it holds but it never received),
+and no worker recovers a peer until Redis has been up for CLUSTER_RECOVERY_GRACE_HEARTBEATS
+beats, so that live peers re-assert theirs first. A restart that lost a run's pending count
+(Redis without persistence) lost that run's frontier: the run ends as `frontier_lost`,
+with what is known of the loss (`run_frontier_lost`).
 """
 
 from __future__ import annotations
@@ -12,12 +22,13 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 from scrapy import Request, Spider
 from scrapy.crawler import Crawler
 from scrapy_redis.scheduler import Scheduler
@@ -26,26 +37,34 @@ from twisted.internet import task
 from crawler import settings as defaults
 from crawler.bounded_scheduler import request_domain
 from crawler.cluster import keys
+from crawler.cluster.connection import with_retries
 from crawler.cluster.enqueue import Entry, Frontier, Outcome
 from crawler.cluster.ledger import RunLedger
 from crawler.discovery import DISCOVERY
 
 logger = logging.getLogger(__name__)
 
+run_frontier_lost = object()  # signal: (run_id, stats) of a run whose Redis frontier is gone
+
+
 class AckScheduler(Scheduler):
     """Shared Redis frontier (scrapy-redis) plus tickets, heartbeats and recovery.
 
-    Settings: CLUSTER_HEARTBEAT_SECONDS, CLUSTER_POP_BATCH, CLUSTER_IDLE_POLL_SECONDS, and
-    scrapy-redis's (REDIS_URL, SCHEDULER_QUEUE_CLASS, SCHEDULER_DUPEFILTER_*, …)."""
+    Settings: CLUSTER_HEARTBEAT_SECONDS, CLUSTER_POP_BATCH, CLUSTER_IDLE_POLL_SECONDS,
+    CLUSTER_RECOVERY_GRACE_HEARTBEATS, the REDIS_* retries, and scrapy-redis's (REDIS_URL,
+    SCHEDULER_QUEUE_CLASS, SCHEDULER_DUPEFILTER_*, …)."""
 
     heartbeat_seconds: float
     pop_batch: int
     idle_poll_seconds: float
+    grace_heartbeats: int
     _batch: list[Request] | None = None
 
     @classmethod
     def from_settings(cls, settings: Any) -> AckScheduler:
-        scheduler = super().from_settings(settings)
+        scheduler = super().from_settings(with_retries(settings))
+        scheduler.grace_heartbeats = settings.getint(
+            "CLUSTER_RECOVERY_GRACE_HEARTBEATS", defaults.CLUSTER_RECOVERY_GRACE_HEARTBEATS)
         scheduler.heartbeat_seconds = settings.getfloat(
             "CLUSTER_HEARTBEAT_SECONDS", defaults.CLUSTER_HEARTBEAT_SECONDS)
         scheduler.pop_batch = settings.getint("CLUSTER_POP_BATCH", defaults.CLUSTER_POP_BATCH)
@@ -65,8 +84,13 @@ class AckScheduler(Scheduler):
         self.ledger = RunLedger(self.server, spider.name, self.worker)
         self.queue.inflight_key = keys.inflight(spider.name, self.worker)
         self.queue.pop_batch = self.pop_batch
+        self.queue.held = self.ledger.held
         self.queue.domains_key = keys.queued_by_domain(spider.name)
         self.frontier = Frontier(self.server, spider.name, self.queue.key)
+        self._unsent: list[tuple[Request, Entry]] = []  # not queued yet: Redis was out of reach
+        self._runs: set[object] = set()  # runs this worker took requests of
+        self._redis_run_id: str | None = None
+        self._down_since: float | None = None
         spider.ledger = self.ledger
         self._poll_shared_queue()
         self._beat()
@@ -76,9 +100,17 @@ class AckScheduler(Scheduler):
     def close(self, reason: str) -> None:
         if self._heartbeat.running:
             self._heartbeat.stop()
-        self.ledger.settle()  # statistics still buffered
-        # Without a heartbeat, whatever this worker still held is recovered by the others.
-        self.server.delete(keys.heartbeat(self.spider.name, self.worker))
+        try:
+            self._send_unsent()
+            self.ledger.settle()  # statistics and settles still buffered
+            # Without a heartbeat, whatever this worker still held is recovered by the others.
+            self.server.delete(keys.heartbeat(self.spider.name, self.worker))
+        except RedisError as error:
+            self._outage(error)
+        if self._unsent or self.ledger.unsettled:
+            logger.error("Redis out of reach at close: %d requests never queued and %d finished "
+                         "requests never counted; their runs cannot drain",
+                         len(self._unsent), self.ledger.unsettled)
         super().close(reason)
 
     def _poll_shared_queue(self) -> None:
@@ -89,9 +121,95 @@ class AckScheduler(Scheduler):
         self.crawler.engine._SLOT_HEARTBEAT_INTERVAL = self.idle_poll_seconds
 
     def _beat(self) -> None:
-        self.server.set(keys.heartbeat(self.spider.name, self.worker), "1",
-                        ex=max(1, int(3 * self.heartbeat_seconds)))
-        self.recover()
+        """Renew the heartbeat, send what waits, recover stopped peers; a Redis out of
+        reach is logged once per outage, and the next beat tries again."""
+        try:
+            uptime = self._check_restart()
+            self.server.set(keys.heartbeat(self.spider.name, self.worker), "1",
+                            ex=max(1, int(3 * self.heartbeat_seconds)))
+            self._send_unsent()
+            self.spider.requests_done(())  # settles buffered during an outage
+            self._watch_runs()
+            if uptime >= self.grace_heartbeats * self.heartbeat_seconds:
+                self.recover()
+        except RedisError as error:
+            self._outage(error)
+            return
+        self._reachable()
+
+    def _check_restart(self) -> int:
+        """Redis' uptime in seconds; after a restart (a new run id) re-assert what this
+        worker holds and look for runs whose frontier the restart lost."""
+        info = self.server.info("server")
+        run_id, uptime = info["run_id"], int(info["uptime_in_seconds"])
+        if self._redis_run_id not in (None, run_id):
+            logger.warning("Redis restarted (up %d s); re-asserting %d in-flight requests",
+                           uptime, len(self.ledger.held))
+            self._reassert()
+            self._find_lost_runs()
+        self._redis_run_id = run_id
+        return uptime
+
+    def _reassert(self) -> None:
+        """Make the in-flight hash say what this worker holds: what it holds is put back
+        (a Redis without persistence forgot it), and what Redis says it holds but it never
+        received (a pop whose answer the restart cut off) goes back to the queue."""
+        inflight = keys.inflight(self.spider.name, self.worker)
+        stray = [(ticket, entry) for ticket, entry in self.server.hgetall(inflight).items()
+                 if ticket.decode() not in self.ledger.held]
+        for _, entry in stray:
+            self.queue.push(self.queue._decode_request(entry))
+        with self.server.pipeline() as pipe:
+            if stray:
+                pipe.hdel(inflight, *[ticket for ticket, _ in stray])
+            if self.ledger.held:
+                pipe.hset(inflight, mapping=self.ledger.held)
+            pipe.execute()
+        if stray:
+            logger.warning("requeued %d requests Redis held for this worker but never handed "
+                           "to it", len(stray))
+
+    def _watch_runs(self) -> None:
+        """Read the pending counts of the runs this worker took part in (the last count is
+        what a lost frontier held); a run whose live marker is gone between restarts ended."""
+        runs = sorted(self._runs - self.ledger.lost, key=str)
+        if not runs:
+            return
+        with self.server.pipeline(transaction=False) as pipe:
+            for run_id in runs:
+                pipe.exists(keys.live(self.spider.name, run_id))
+                pipe.get(keys.pending(self.spider.name, run_id))
+            answers = pipe.execute()
+        for run_id, live, count in zip(runs, answers[::2], answers[1::2], strict=True):
+            if not live:
+                self._runs.discard(run_id)
+            elif count is not None:
+                self.ledger.pending_seen[run_id] = int(count)
+
+    def _find_lost_runs(self) -> None:
+        """A run this worker took part in whose live marker the restart took lost its
+        frontier: its end is recorded by the `run_frontier_lost` receivers."""
+        for run_id in sorted(self._runs - self.ledger.lost, key=str):
+            if self.server.exists(keys.live(self.spider.name, run_id)):
+                continue
+            self.ledger.lost.add(run_id)
+            held = sum(1 for entry in self.ledger.held.values()
+                       if self.queue._decode_request(entry).meta.get("run_id") == run_id)
+            stats = {"frontier/lost": 1, "frontier/held_at_loss": held,
+                     "frontier/pending_at_loss": self.ledger.pending_seen.get(run_id, -1)}
+            self.crawler.signals.send_catch_log(run_frontier_lost, run_id=run_id, stats=stats)
+
+    def _outage(self, error: RedisError) -> None:
+        if self._down_since is None:
+            self._down_since = time.monotonic()
+            logger.warning("Redis out of reach (%s); this worker keeps what it cannot send "
+                           "and retries every %g s", error, self.heartbeat_seconds)
+
+    def _reachable(self) -> None:
+        if self._down_since is not None:
+            logger.warning("Redis reachable again after %.0f s",
+                           time.monotonic() - self._down_since)
+            self._down_since = None
 
     def enqueue_request(self, request: Request) -> bool:
         """scrapy-redis's enqueue (seen-set, then queue) plus the run's pending count, in
@@ -102,6 +220,31 @@ class AckScheduler(Scheduler):
             self._batch.append(request)
             return True
         return self._add([request])[0]
+
+    def next_request(self) -> Request | None:
+        """The next request of the shared queue; none while Redis is out of reach."""
+        try:
+            self._send_unsent()
+            request = super().next_request()
+        except RedisError as error:
+            self._outage(error)
+            return None
+        run_id = request and request.meta.get("run_id", "adhoc")
+        if request is not None and run_id not in self._runs:
+            self._runs.add(run_id)
+            try:
+                self._watch_runs()  # its pending count known from the start
+            except RedisError as error:
+                self._outage(error)
+        return request
+
+    def has_pending_requests(self) -> bool:
+        """A Redis out of reach may still hold work: the worker waits for it."""
+        try:
+            return bool(self._unsent) or super().has_pending_requests()
+        except RedisError as error:
+            self._outage(error)
+            return True
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -115,9 +258,34 @@ class AckScheduler(Scheduler):
             self._add(requests)
 
     def _add(self, requests: list[Request]) -> list[bool]:
-        entries = [self._entry(request) for request in requests]
-        outcomes = self.frontier.add(entries)
-        for request, entry, outcome in zip(requests, entries, outcomes, strict=True):
+        """Queue requests; those of a run whose frontier was lost are dropped (counted), and
+        those Redis cannot take now wait in the worker for the next attempt."""
+        wanted = [request.meta.get("run_id", "adhoc") not in self.ledger.lost
+                  for request in requests]
+        if self.stats and not all(wanted):
+            self.stats.inc_value("frontier/dropped_after_loss", wanted.count(False))
+        pairs = [(request, self._entry(request))
+                 for request, keep in zip(requests, wanted, strict=True) if keep]
+        try:
+            queued = iter(self._send(pairs))
+        except RedisError as error:
+            self._outage(error)
+            self._unsent += pairs
+            queued = iter([True] * len(pairs))
+        return [keep and next(queued) for keep in wanted]
+
+    def _send_unsent(self) -> None:
+        if self._unsent:
+            pairs, self._unsent = self._unsent, []
+            try:
+                self._send(pairs)
+            except RedisError:
+                self._unsent = pairs + self._unsent
+                raise
+
+    def _send(self, pairs: list[tuple[Request, Entry]]) -> list[bool]:
+        outcomes = self.frontier.add([entry for _, entry in pairs])
+        for (request, entry), outcome in zip(pairs, outcomes, strict=True):
             if outcome == Outcome.QUEUED:
                 if self.stats:
                     self.stats.inc_value("scheduler/enqueued/redis")

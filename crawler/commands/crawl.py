@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from scrapy.commands import crawl
+from scrapy.crawler import Crawler
 from scrapy.spiderloader import get_spider_loader
 
 from crawler.arguments import ArgumentError
@@ -20,10 +21,22 @@ from models.schema import DatabaseNotReady
 
 EXIT_ARGUMENTS = 2
 EXIT_DATABASE = 1
+EXIT_FRONTIER_LOST = 3
 
 
 class Command(crawl.Command):
-    """Scrapy's `crawl`, refusing bad arguments and an unready database in one line."""
+    """Scrapy's `crawl`, refusing bad arguments and an unready database in one line, and
+    exiting non-zero when a cluster run lost its Redis frontier under this worker."""
+
+    def _create_crawler(self, spname: str) -> Crawler:
+        self.crawler = super()._create_crawler(spname)
+        return self.crawler
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        super().run(args, opts)
+        stats = getattr(getattr(self, "crawler", None), "stats", None)
+        if self.exitcode == 0 and stats is not None and stats.get_value("frontier/lost_runs"):
+            self.exitcode = EXIT_FRONTIER_LOST
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)

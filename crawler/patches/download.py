@@ -21,9 +21,9 @@ from scrapy import Request
 from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
 from scrapy.crawler import Crawler
 from scrapy.http import Response
-from scrapy_redis import connection
 
 from crawler import settings as defaults
+from crawler.cluster import connection
 from crawler.cluster.politeness import DomainLeases
 
 

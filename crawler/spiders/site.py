@@ -19,8 +19,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import scrapy
+from redis.exceptions import RedisError
 from scrapy import signals
 from scrapy.crawler import Crawler
+from scrapy.exceptions import DontCloseSpider
 from scrapy.http import Response
 from scrapy.settings import BaseSettings
 from scrapy_redis.spiders import RedisMixin
@@ -29,6 +31,7 @@ from twisted.python.failure import Failure
 
 from crawler.arguments import SpiderArguments
 from crawler.bounds import Bounds, LimitLog
+from crawler.cluster import connection
 from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import push_start_urls
 from crawler.discovery import SEED, Discovery, DiscoveryRead, listed_at
@@ -187,7 +190,16 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         if received != getattr(self, "_received_at_idle", None):
             self._received_at_idle = received
             self.spider_idle_start_time = int(time.time())
-        super().spider_idle()
+        try:
+            super().spider_idle()
+        except RedisError as error:  # the scheduler logs the outage; the worker waits it out
+            raise DontCloseSpider from error
+
+    def setup_redis(self, crawler: Crawler | None = None) -> None:
+        """scrapy-redis's set-up, on a connection that rides out a Redis restart."""
+        super().setup_redis(crawler)
+        self.server = connection.from_settings((crawler or self.crawler).settings)
+        self.count_size = self.server.llen
 
     def make_request_from_data(self, data: bytes) -> scrapy.Request | None:
         """A start URL pushed to Redis by a run's starter: {"url", "meta"}."""
@@ -355,11 +367,9 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         request this was is drained (`crawler.run_record` records its end)."""
         if self.ledger is None:
             return
-        for meta, remaining in zip(metas, self.ledger.settle(metas), strict=True):
-            if remaining == 0:
-                self.crawler.signals.send_catch_log(
-                    run_drained, run_id=meta["run_id"],
-                    stats=self.ledger.close_run(meta["run_id"]))
+        for run_id in self.ledger.settle(metas):
+            self.crawler.signals.send_catch_log(run_drained, run_id=run_id,
+                                                stats=self.ledger.close_run(run_id))
 
     def follow_up(self, item: CrawledPage, records: Iterable[str], next_page: str | None,
                   links: Iterable[str], thread_next: str | None = None) -> list[scrapy.Request]:

@@ -196,13 +196,27 @@ def test_ledger_settles_a_batch_with_its_buffered_stats_in_one_round_trip(
         ledger.issue(meta)
         server.hset(keys.inflight("site", "w1"), meta["ticket"], "entry")
     server.set(keys.pending("site", 7), 2)
+    server.set(keys.live("site", 7), 1)
     assert round_trips(lambda: [ledger.count(7, "pages/new") for _ in range(3)]) == 0
-    remaining: list[int | None] = []
-    assert round_trips(lambda: remaining.extend(ledger.settle(metas))) == 1
-    assert remaining == [1, 0, None]
-    assert ledger.settle(metas[:1]) == [None]  # a ticket counts down once only
+    drained: list[object] = []
+    assert round_trips(lambda: drained.extend(ledger.settle(metas))) == 1
+    assert drained == [7]
+    assert ledger.settle(metas[:1]) == []  # a ticket counts down once only
     assert server.hlen(keys.inflight("site", "w1")) == 0
     assert ledger.close_run(7) == {"pages/new": 3}
+    assert not server.exists(keys.live("site", 7))
+
+
+def test_a_run_without_its_live_marker_never_drains(cluster_redis: str) -> None:
+    """A Redis restart without persistence takes the run's marker: settling what the workers
+    still held must not count a fresh pending count down to 'drained'."""
+    server = Redis.from_url(cluster_redis)
+    ledger = RunLedger(server, "site", "w1")
+    metas = [{"run_id": 9}]
+    ledger.issue(metas[0])
+    server.set(keys.pending("site", 9), 1)
+    assert ledger.settle(metas) == []
+    assert server.get(keys.pending("site", 9)) == b"1"
 
 
 def test_returned_leases_ride_on_the_next_acquisition_and_limits_hold(

@@ -1,0 +1,60 @@
+"""A database behind a partition that drops packets without a reset: the crawl says so
+within seconds, goes on journalling, and stores every page once the partition heals."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+from tests.crawling import run_crawl, stored
+from tests.demosite import DemoServer
+from tests.tcp_proxy import TcpProxy
+
+PARTITION_SECONDS = 12.0
+_HEALTH = re.compile(r"^(\S+ \S+) \[crawler\.persistence\] WARNING: database unreachable for "
+                     r"(\d+) s, (\d+) pages waiting in the journal", re.MULTILINE)
+
+
+def _scraped(log: str) -> int:
+    return int(re.search(r"'item_scraped_count': (\d+)", log).group(1))  # type: ignore[union-attr]
+
+
+def test_a_partitioned_database_is_reported_within_seconds_and_nothing_is_lost(
+        pg_url: str, tmp_path: Path) -> None:
+    proxy = TcpProxy(make_url(pg_url).port or 5432).start()
+    via_proxy = make_url(pg_url).set(port=proxy.port).render_as_string(hide_password=False)
+    cut_at: list[datetime] = []
+
+    def partition(server: DemoServer) -> None:
+        while sum(server.hits.values()) < 20:
+            time.sleep(0.01)
+        proxy.blackhole()
+        cut_at.append(datetime.now())
+        time.sleep(PARTITION_SECONDS)
+        proxy.heal()
+
+    options = ("-a", "max_pages=150", "-a", "depth=8", "-s", "DOWNLOAD_DELAY=0.05",
+               "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2", "-s", "PERSIST_BATCH_SIZE=10",
+               "-s", "PERSIST_FLUSH_SECONDS=0.5", "-s", "PERSIST_RETRY_SECONDS=0.5",
+               "-s", "DATABASE_HEALTH_LOG_SECONDS=4")
+    with DemoServer() as server:
+        threading.Thread(target=partition, args=(server,), daemon=True).start()
+        done = run_crawl(server.url + "/", via_proxy, tmp_path, *options)
+    proxy.stop()
+    log = done.stderr
+    assert done.returncode == 0, log[-3000:]
+    health = _HEALTH.findall(log)
+    assert health, log[-3000:]
+    first = datetime.strptime(health[0][0], "%Y-%m-%d %H:%M:%S")
+    assert (first - cut_at[0].replace(microsecond=0)).total_seconds() <= 10
+    assert len(health) <= PARTITION_SECONDS / 4 + 2  # a bounded rate, not a line per tick
+    assert max(int(waiting) for _, _, waiting in health) > 0
+    assert "database reachable again after" in log
+    pages = stored(pg_url)
+    assert len(pages) == _scraped(log) > 100  # every page stored, each once (keyed by URL)
+    assert not any(tmp_path.glob("**/*.jsonl"))

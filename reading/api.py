@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request
+from fastapi import Path as FastApiPath
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from sqlalchemy import func, select, update
@@ -165,6 +166,8 @@ class AlertOut(BaseModel):
 
 
 Paging = tuple[int, int]
+# A row id as the stores hold it (a 32-bit integer): anything else is refused up front.
+RowId = Annotated[int, FastApiPath(ge=1, le=2**31 - 1)]
 
 
 def paging(page: Annotated[int, Query(ge=1, le=10_000)] = 1,
@@ -231,7 +234,7 @@ def create_app(url: str | None = None, token: str | None = None) -> FastAPI:
                          more=results.more)
 
     @app.get("/articles/{article_id}", dependencies=guarded, responses=_MISSING)
-    def article(db: Db, article_id: int) -> ArticleOut:
+    def article(db: Db, article_id: RowId) -> ArticleOut:
         found = db.get(Article, article_id)
         if found is None:
             raise HTTPException(404, "no such article")
@@ -246,7 +249,7 @@ def create_app(url: str | None = None, token: str | None = None) -> FastAPI:
                       for c in found.comments])
 
     @app.get("/pages/{page_id}/records", dependencies=guarded, responses=_MISSING)
-    def records(db: Db, page_id: int, paged: Page_) -> list[RecordOut]:
+    def records(db: Db, page_id: RowId, paged: Page_) -> list[RecordOut]:
         page, per_page = paged
         if db.get(Page, page_id) is None:
             raise HTTPException(404, "no such page")
@@ -257,7 +260,7 @@ def create_app(url: str | None = None, token: str | None = None) -> FastAPI:
                           snippet=r.snippet) for r in rows]
 
     @app.get("/stories/{story_id}", dependencies=guarded, responses=_MISSING)
-    def story(db: Db, story_id: int) -> list[StoryMemberOut]:
+    def story(db: Db, story_id: RowId) -> list[StoryMemberOut]:
         copies = members(db, story_id)
         if not copies:
             raise HTTPException(404, "no such story")
@@ -329,7 +332,7 @@ def create_app(url: str | None = None, token: str | None = None) -> FastAPI:
 
     @app.post("/alerts/{alert_id}/read", dependencies=guarded, status_code=204,
               responses=_MISSING)
-    def read_alert(db: Db, alert_id: int) -> None:
+    def read_alert(db: Db, alert_id: RowId) -> None:
         done = db.execute(update(Alert).where(Alert.id == alert_id)
                           .values(read_at=func.coalesce(Alert.read_at, func.now())))
         if not done.rowcount:

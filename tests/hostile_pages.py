@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -103,27 +104,42 @@ class Extraction:
     stderr: str
 
 
+# A small launcher between the test and the extraction: a child forked from a big process
+# (pytest after a suite's worth of tests) carries that process's resident size into its
+# maximum, so the extraction is started by this small process and measured by it.
+_LAUNCHER = """import os, subprocess, sys
+child = subprocess.Popen(sys.argv[1:])
+_, status, usage = os.wait4(child.pid, 0)
+sys.stderr.write(f"\\n{usage.ru_utime + usage.ru_stime} {usage.ru_maxrss}\\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def extract_in_subprocess(page: bytes, folder: Path, timeout: float, url: str = ARTICLE_URL,
                           code: Path | None = None) -> Extraction:
     """Run the page through `python -m pipelines extract` in a child process (in `code`, a
-    checkout, else the current directory) and read its own rusage (os.wait4: this child's,
-    not the sum of every child so far); killed after `timeout` wall seconds."""
+    checkout, else the current directory), started and measured by a small launcher (its
+    own rusage, not the sum of every child so far, nor the size of the process that forked
+    it); the whole group killed after `timeout` wall seconds."""
     path = folder / "page.html"
     path.write_bytes(page)
     started = time.monotonic()
     with open(folder / "out.json", "wb") as out, open(folder / "err.txt", "wb") as err:
-        child = subprocess.Popen([sys.executable, "-m", "pipelines", "extract", str(path),
-                                  "--url", url], stdout=out, stderr=err, cwd=code or Path.cwd())
-        killer = threading.Timer(timeout, child.kill)
+        child = subprocess.Popen([sys.executable, "-c", _LAUNCHER, sys.executable, "-m",
+                                  "pipelines", "extract", str(path), "--url", url],
+                                 stdout=out, stderr=err, cwd=code or Path.cwd(),
+                                 start_new_session=True)
+        killer = threading.Timer(timeout, os.killpg, (child.pid, signal.SIGKILL))
         killer.start()
         try:
-            _, status, usage = os.wait4(child.pid, 0)
+            child.wait()
         finally:
             killer.cancel()
-    child.returncode = os.waitstatus_to_exitcode(status)
     wall = time.monotonic() - started
     text = (folder / "out.json").read_text(encoding="utf-8")
     output = json.loads(text) if child.returncode == 0 and text.strip() else None
-    return Extraction(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, wall,
-                      child.returncode, output,
-                      (folder / "err.txt").read_text(encoding="utf-8", errors="replace"))
+    errors = (folder / "err.txt").read_text(encoding="utf-8", errors="replace")
+    measured = errors.rstrip().rsplit("\n", 1)[-1].split()
+    cpu, maxrss = (float(measured[0]), float(measured[1])) if len(measured) == 2 else (wall, 0.0)
+    return Extraction(cpu, maxrss / 1024, wall, child.returncode, output,
+                      errors.rstrip().rsplit("\n", 1)[0] if len(measured) == 2 else errors)

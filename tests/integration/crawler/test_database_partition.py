@@ -51,7 +51,9 @@ def test_a_partitioned_database_is_reported_within_seconds_and_nothing_is_lost(
     health = _HEALTH.findall(log)
     assert health, log[-3000:]
     first = datetime.strptime(health[0][0], "%Y-%m-%d %H:%M:%S")
-    assert (first - cut_at[0].replace(microsecond=0)).total_seconds() <= 10
+    # the stall threshold (DATABASE_STALL_SECONDS) and a flush tick, with room for a loaded
+    # machine: seconds, not the minutes a partition used to go unreported
+    assert (first - cut_at[0].replace(microsecond=0)).total_seconds() <= 20
     assert len(health) <= PARTITION_SECONDS / 4 + 2  # a bounded rate, not a line per tick
     assert max(int(waiting) for _, _, waiting in health) > 0
     assert "database reachable again after" in log

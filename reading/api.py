@@ -35,7 +35,7 @@ from models.watch import Alert, Watch
 from pipelines.safe_html import sanitise
 from reading.delivery import target_for
 from reading.query import QueryError
-from reading.search import Filters, search
+from reading.search import Filters, Hit, search
 from reading.stories import members
 from reading.watches import WatchError, WatchSpec, add_watch
 
@@ -52,25 +52,8 @@ _MISSING: dict[int | str, dict[str, Any]] = {404: {"model": Problem}}
 _REFUSED: dict[int | str, dict[str, Any]] = {400: {"model": Problem}}
 
 
-class HitOut(BaseModel):
-    kind: str
-    id: int
-    url: str
-    title: str | None
-    snippet: str
-    published_at: datetime
-    site: str
-    source: str | None
-    page_type: str | None
-    language: str | None
-    score: float
-    author: str | None
-    article_url: str | None
-    copies: int
-
-
 class SearchOut(BaseModel):
-    hits: list[HitOut]
+    hits: list[Hit]  # reading.search's own dataclass: one definition of a hit
     page: int
     more: bool
 
@@ -230,7 +213,7 @@ def create_app(url: str | None = None, token: str | None = None) -> FastAPI:
                              offset=(page - 1) * per_page, collapse=collapse)
         except QueryError as error:
             raise HTTPException(400, str(error)) from error
-        return SearchOut(hits=[HitOut(**hit.__dict__) for hit in results.hits], page=page,
+        return SearchOut(hits=results.hits, page=page,
                          more=results.more)
 
     @app.get("/articles/{article_id}", dependencies=guarded, responses=_MISSING)

@@ -30,6 +30,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import sessionmaker
 
 from models.search import reindex_pages
+from models.search.index import vector_sql
 from models.search.terms import index_text
 from reading.search import Filters, search
 
@@ -114,8 +115,7 @@ def generate(url: str, count: int, seed: int = 7) -> dict[str, float]:
                 "INSERT INTO search_document (kind, ref_id, page_id, site, page_type, language,"
                 " published_at, title_terms, text_terms, vector) SELECT kind, ref_id, page_id,"
                 " site, page_type, language, published_at, '', '', "
-                "setweight(to_tsvector('simple', title_terms), 'A') || "
-                "to_tsvector('simple', text_terms) FROM staging; TRUNCATE staging")
+                f"{vector_sql('title_terms', 'text_terms')} FROM staging; TRUNCATE staging")
         raw.commit()
         print(f"\rloaded {min(count, first + chunk - 1):,} articles, "
               f"{time.perf_counter() - started:.0f} s", end="", file=sys.stderr)

@@ -4,17 +4,34 @@ PostgreSQL database in journal-sized batches (first as new pages, then again as
 unchanged ones, as a revisit writes them). The writer runs in a thread of the worker, so
 its CPU is taken from the reactor's core.
 
-    python -m bench.store [--admin-url postgresql://postgres@127.0.0.1:5432/test] [--batch 50]
+Each round writes the pages twice, to two fresh databases, in alternating order: without
+search (the store with its index rebuild left out, no pass after the batches) and with it
+(the index rows in the batch's transaction, then after each batch the pass a crawl runs in
+a thread of the worker: stories grouped, watches matched, alerts delivered). Printed: the
+bench process' CPU (the worker's share) and the PostgreSQL backend's CPU, per page, the
+median of the rounds.
+
+    python -m bench.store [--admin-url postgresql://postgres@127.0.0.1:5432/test]
+                          [--batch 50] [--rounds 5]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import sys
 import time
+from contextlib import nullcontext
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
+from unittest import mock
+
+from sqlalchemy import text
+from sqlalchemy.orm import Session, sessionmaker
 
 from bench.crawl import _drop_database, _fresh_database
 from models.db import session_factory
@@ -22,7 +39,12 @@ from models.store import save_pages
 from models.stored import FetchFacts, stored_page
 from pipelines.document import load_document
 from pipelines.process import process_document
+from reading.delivery import deliver_due
+from reading.stories import group_new
+from reading.watches import match_new
 from tests.demosite import DemoServer
+
+TICK = os.sysconf("SC_CLK_TCK")
 
 
 def demo_records() -> list[dict[str, Any]]:
@@ -43,31 +65,84 @@ def demo_records() -> list[dict[str, Any]]:
     return records
 
 
-def timed_writes(url: str, records: list[dict[str, Any]], batch: int) -> tuple[float, float]:
-    """CPU and wall seconds to write the records, one transaction per batch."""
+@dataclass
+class Timing:
+    """Seconds spent writing: this process' CPU, wall time, the database backend's CPU."""
+
+    cpu: float
+    wall: float
+    database: float
+
+
+def _backend_seconds(session: Session) -> tuple[int, float]:
+    """The PostgreSQL backend serving this session, and its CPU seconds so far (it runs on
+    this machine: /proc)."""
+    pid = session.scalar(text("SELECT pg_backend_pid()"))
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return pid, (int(fields[11]) + int(fields[12])) / TICK
+
+
+def _after_batch(sessions: sessionmaker[Session]) -> None:
+    """What a crawl's watch pass (crawler/watching.py) does after each stored batch."""
+    with sessions.begin() as session:
+        group_new(session)
+        match_new(session)
+        deliver_due(session)
+
+
+def timed_writes(url: str, records: list[dict[str, Any]], batch: int,
+                 search: bool = True) -> Timing:
+    """Time writing the records, one transaction per batch, with or without search."""
     sessions = session_factory(url)
-    cpu, wall = time.process_time(), time.perf_counter()
-    for start in range(0, len(records), batch):
-        with sessions.begin() as session:
-            save_pages(session, records[start:start + batch])
-    return time.process_time() - cpu, time.perf_counter() - wall
+    backends: dict[int, float] = {}
+    skip_index = nullcontext() if search else mock.patch("models.store.reindex_pages")
+    with skip_index:
+        cpu, wall = time.process_time(), time.perf_counter()
+        for start in range(0, len(records), batch):
+            with sessions.begin() as session:
+                pid, seconds = _backend_seconds(session)
+                backends.setdefault(pid, seconds)
+                save_pages(session, records[start:start + batch])
+            if search:
+                _after_batch(sessions)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    with sessions.begin() as session:
+        pid, seconds = _backend_seconds(session)
+    database = sum((seconds if other == pid else _ended(other)) - before
+                   for other, before in backends.items())
+    return Timing(cpu, wall, database)
+
+
+def _ended(pid: int) -> float:
+    raise RuntimeError(f"the bench's database connection changed (backend {pid} is gone)")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.store")
     parser.add_argument("--admin-url", default="postgresql+psycopg2://postgres@127.0.0.1:5432/test")
     parser.add_argument("--batch", type=int, default=50, help="pages per transaction")
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
     records = demo_records()
-    url = _fresh_database(args.admin_url)
-    try:
-        print(f"{len(records)} demo pages, {args.batch} per transaction")
-        for label in ("new", "unchanged"):
-            cpu, wall = timed_writes(url, records, args.batch)
-            print(f"{label:10} CPU {1000 * cpu / len(records):.2f} ms/page, "
-                  f"wall {1000 * wall / len(records):.2f} ms/page")
-    finally:
-        _drop_database(args.admin_url, url)
+    results: dict[tuple[str, str], list[Timing]] = {}
+    for round_number in range(args.rounds):
+        modes = (False, True) if round_number % 2 == 0 else (True, False)
+        for search in modes:
+            url = _fresh_database(args.admin_url)
+            try:
+                for label in ("new", "unchanged"):
+                    results.setdefault((label, "with" if search else "without"), []).append(
+                        timed_writes(url, records, args.batch, search))
+            finally:
+                session_factory(url).kw["bind"].dispose()
+                _drop_database(args.admin_url, url)
+    print(f"{len(records)} demo pages, {args.batch} per transaction, {args.rounds} rounds "
+          "(median ms per page)")
+    print(f"{'pages':10} {'search':8} {'CPU':>6} {'wall':>6} {'PostgreSQL CPU':>15}")
+    for (label, search), timings in results.items():
+        row = [statistics.median(getattr(t, name) for t in timings) * 1000 / len(records)
+               for name in ("cpu", "wall", "database")]
+        print(f"{label:10} {search:8} {row[0]:6.2f} {row[1]:6.2f} {row[2]:15.2f}")
     return 0
 
 

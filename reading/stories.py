@@ -12,16 +12,17 @@ text), which keeps the estimate and bounds the cost of a long article.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 
 import numpy as np
 from datasketch import MinHash
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from models.bulk import insert_rows
 from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand
@@ -38,11 +39,12 @@ _SEED = 20261127
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
 _NOT_LETTERS = re.compile(r"[\W_]+")
 _BUCKETS_PER_QUERY = 900  # bound parameters per query (SQLite's limit is the tightest)
+_ROWS_AT_ONCE = 50_000  # shingles hashed by every permutation at once (64 × 4 bytes each)
 
 
 @cache
 def _permutations() -> tuple[np.ndarray, np.ndarray]:
-    return MinHash(num_perm=PERMUTATIONS, seed=_SEED).permutations
+    return MinHash(num_perm=PERMUTATIONS, seed=_SEED, scheme="affine32").permutations
 
 
 @dataclass(frozen=True)
@@ -58,32 +60,60 @@ class Signature:
         return cls(np.frombuffer(data, dtype="<u4"), shingles)
 
 
-def signature(text: str) -> Signature | None:
-    """The text's signature, or None when it is too short to group."""
-    hashes = _shingle_hashes(_NOT_LETTERS.sub("", normalise(text)))
-    if len(hashes) < MIN_SHINGLES:
-        return None
-    sketch = MinHash(num_perm=PERMUTATIONS, hashfunc=int, permutations=_permutations(),
-                     scheme="affine32")
-    sketch.update_batch(hashes.tolist())
-    return Signature(sketch.hashvalues.astype(np.uint32), len(hashes))
+def signatures(texts: Sequence[str]) -> list[Signature | None]:
+    """Each text's signature, or None when it is too short to group: the MinHash that
+    datasketch's `MinHash(scheme="affine32").update_batch` gives the text's sampled shingle
+    hashes, computed for all the texts in a few array operations (one MinHash object and
+    its list conversions an article cost more than the hashing itself)."""
+    letters = [_NOT_LETTERS.sub("", normalise(text)) for text in texts]
+    owners, hashes = _shingle_hashes(letters)
+    counts = np.bincount(owners, minlength=len(texts))
+    found: list[Signature | None] = [None] * len(texts)
+    signed = np.flatnonzero(counts >= MIN_SHINGLES)
+    for group in np.array_split(signed, max(1, int(counts[signed].sum()) // _ROWS_AT_ONCE)):
+        if not len(group):
+            continue
+        rows = np.isin(owners, group)
+        values = _minima(hashes[rows], np.flatnonzero(np.diff(owners[rows], prepend=-1)))
+        for index, hashvalues in zip(group.tolist(), values, strict=True):
+            found[index] = Signature(hashvalues, int(counts[index]))
+    return found
 
 
-def _shingle_hashes(letters: str) -> np.ndarray:
-    """The distinct sampled 32-bit hashes of the text's shingles: a polynomial hash of each
-    SHINGLE_CHARACTERS code points, mixed (MurmurHash3's finaliser), kept when small."""
-    codes = np.frombuffer(letters.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+def _minima(hashes: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per run of hashes (runs begin at `starts`), the minimum of each permutation of
+    datasketch's affine32 scheme: its MurmurHash3 fmix32 pre-mix, then a * h + b (mod 2³²)."""
+    mixed = hashes.astype(np.uint32)
+    for shift, factor in ((16, 0x85EBCA6B), (13, 0xC2B2AE35), (16, 1)):
+        mixed ^= mixed >> np.uint32(shift)
+        mixed *= np.uint32(factor)
+    a, b = _permutations()
+    return np.minimum.reduceat(mixed[:, None] * a + b, starts, axis=0)
+
+
+def _shingle_hashes(letters: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct sampled 32-bit hashes of each text's shingles, as (text index, hash)
+    arrays sorted by text: a polynomial hash of each SHINGLE_CHARACTERS code points, mixed
+    (MurmurHash3's finaliser), kept when small. The texts are hashed as one array; a
+    shingle that would run into the next text is dropped."""
+    lengths = np.array([len(text) for text in letters], dtype=np.int64)
+    codes = np.frombuffer("".join(letters).encode("utf-32-le"), dtype=np.uint32
+                          ).astype(np.uint64)
     count = len(codes) - SHINGLE_CHARACTERS + 1
     if count <= 0:
-        return np.empty(0, dtype=np.uint32)
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint64)
     hashes = np.zeros(count, dtype=np.uint64)
     for offset in range(SHINGLE_CHARACTERS):
         hashes = hashes * np.uint64(1_000_003) + codes[offset:offset + count]
     for shift, factor in ((33, 0xFF51AFD7ED558CCD), (33, 0xC4CEB9FE1A85EC53), (33, 1)):
         hashes ^= hashes >> np.uint64(shift)
         hashes *= np.uint64(factor)
-    top = (hashes >> np.uint64(32)).astype(np.uint32)
-    return np.unique(top[top <= _SAMPLED])
+    top = hashes >> np.uint64(32)
+    owners = np.repeat(np.arange(len(letters)), lengths)[:count]
+    ends = np.cumsum(lengths)[owners]
+    kept = (top <= _SAMPLED) & (np.arange(count) + SHINGLE_CHARACTERS <= ends)
+    keys = np.unique((owners[kept].astype(np.uint64) << np.uint64(32)) | top[kept])
+    return (keys >> np.uint64(32)).astype(np.int64), keys & np.uint64(0xFFFFFFFF)
 
 
 def band_keys(sig: Signature) -> list[tuple[int, int]]:
@@ -98,37 +128,58 @@ def band_keys(sig: Signature) -> list[tuple[int, int]]:
     return list(enumerate(keys.view(np.int64).tolist()))
 
 
-def containment(a: Signature, b: Signature) -> float:
-    """Estimated share of the smaller set's shingles found in the other."""
-    jaccard = float(np.mean(a.hashvalues == b.hashvalues))
-    shared = jaccard * (a.shingles + b.shingles) / (1 + jaccard)
-    return min(1.0, shared / min(a.shingles, b.shingles))
+@dataclass
+class _Candidate:
+    """A grouped article a new one may copy: its story and signature."""
+
+    story_id: int
+    signature: Signature
 
 
 def _stored_by_bucket(session: Session, buckets: Iterable[int]
-                      ) -> dict[int, list[tuple[int, Signature]]]:
-    """bucket → (story id, signature) of the stored articles with that band key, for a
-    whole pass's buckets in a few queries."""
+                      ) -> dict[int, dict[int, _Candidate]]:
+    """bucket → article id → candidate, for the stored articles with that band key, for a
+    whole pass's buckets: the (bucket, article) pairs, then each article's signature once
+    (copies share many buckets)."""
     stories, bands = ArticleStory.__table__.c, StoryBand.__table__.c
     wanted = sorted(set(buckets))
-    found: dict[int, list[tuple[int, Signature]]] = {}
+    pairs: list[tuple[int, int]] = []
     for start in range(0, len(wanted), _BUCKETS_PER_QUERY):
+        pairs += [(bucket, article_id) for bucket, article_id in session.connection().execute(
+            select(bands.bucket, bands.article_id)
+            .where(bands.bucket.in_(wanted[start:start + _BUCKETS_PER_QUERY])))]
+    articles = sorted({article_id for _, article_id in pairs})
+    signed: dict[int, _Candidate] = {}
+    for start in range(0, len(articles), _BUCKETS_PER_QUERY):
         rows = session.connection().execute(
-            select(bands.bucket, stories.story_id, stories.signature, stories.shingles)
-            .join(ArticleStory.__table__, stories.article_id == bands.article_id)
-            .where(bands.bucket.in_(wanted[start:start + _BUCKETS_PER_QUERY]),
+            select(stories.article_id, stories.story_id, stories.signature, stories.shingles)
+            .where(stories.article_id.in_(articles[start:start + _BUCKETS_PER_QUERY]),
                    stories.signature.is_not(None)))
-        for row in rows:
-            found.setdefault(row.bucket, []).append(
-                (row.story_id, Signature.from_bytes(row.signature, row.shingles)))
+        signed.update((row.article_id, _Candidate(
+            row.story_id, Signature.from_bytes(row.signature, row.shingles))) for row in rows)
+    found: dict[int, dict[int, _Candidate]] = {}
+    for bucket, article_id in pairs:
+        if article_id in signed:
+            found.setdefault(bucket, {})[article_id] = signed[article_id]
     return found
 
 
-def is_copy(a: Signature, b: Signature) -> bool:
-    """Copies share most of the shorter text (containment) and enough of both (Jaccard):
-    the containment of a short text in a long one is too noisy an estimate alone."""
-    jaccard = float(np.mean(a.hashvalues == b.hashvalues))
-    return jaccard >= COPY_JACCARD and containment(a, b) >= COPY_CONTAINMENT
+def closest_copy(sig: Signature, candidates: Sequence[_Candidate]) -> int | None:
+    """The story of the candidate `sig` copies most (ties: the later story), or None.
+    Copies share most of the shorter text (containment, estimated from the signatures'
+    Jaccard and the sets' sizes) and enough of both (Jaccard): the containment of a short
+    text in a long one is too noisy an estimate alone."""
+    if not candidates:
+        return None
+    jaccard = np.mean(np.stack([c.signature.hashvalues for c in candidates])
+                      == sig.hashvalues, axis=1)
+    sizes = np.array([c.signature.shingles for c in candidates], dtype=np.float64)
+    shared = jaccard * (sizes + sig.shingles) / (1 + jaccard)
+    contained = np.minimum(1.0, shared / np.minimum(sizes, sig.shingles))
+    copies = (jaccard >= COPY_JACCARD) & (contained >= COPY_CONTAINMENT)
+    if not copies.any():
+        return None
+    return max((float(contained[i]), candidates[i].story_id) for i in np.flatnonzero(copies))[1]
 
 
 def group_new(session: Session, limit: int = GROUP_BATCH) -> int:
@@ -141,30 +192,26 @@ def group_new(session: Session, limit: int = GROUP_BATCH) -> int:
         .where(ArticleStory.article_id.is_(None))
         .order_by(Article.published_at.is_(None), Article.published_at, Article.id)
         .limit(limit)).all()
-    signed = [(article_id, sig, band_keys(sig) if sig else [])
-              for article_id, body in pending for sig in [signature(body or "")]]
+    signed = [(article_id, sig, band_keys(sig) if sig else []) for (article_id, _), sig
+              in zip(pending, signatures([body or "" for _, body in pending]), strict=True)]
     known = _stored_by_bucket(session, (bucket for _, _, keys in signed
                                         for _, bucket in keys))
-    stories, bands = [], []
+    stories: list[tuple[int, int, bytes | None, int]] = []
+    bands: list[tuple[int, int, int]] = []
     for article_id, sig, keys in signed:
         story = article_id
         if sig is not None:
-            candidates = [entry for _, bucket in keys for entry in known.get(bucket, ())]
-            copies = [(containment(sig, other), story_id) for story_id, other in candidates
-                      if is_copy(sig, other)]
-            if copies:
-                story = max(copies)[1]
+            candidates = {other: candidate for _, bucket in keys
+                          for other, candidate in known.get(bucket, {}).items()}
+            story = closest_copy(sig, list(candidates.values())) or article_id
             for _, bucket in keys:  # later articles of this pass see this one
-                known.setdefault(bucket, []).append((story, sig))
-            bands += [{"article_id": article_id, "band": band, "bucket": bucket}
-                      for band, bucket in keys]
-        stories.append({"article_id": article_id, "story_id": story,
-                        "signature": sig.to_bytes() if sig else None,
-                        "shingles": sig.shingles if sig else 0})
-    if stories:
-        session.execute(insert(ArticleStory.__table__), stories)
-    if bands:
-        session.execute(insert(StoryBand.__table__), bands)
+                known.setdefault(bucket, {})[article_id] = _Candidate(story, sig)
+            bands += [(article_id, band, bucket) for band, bucket in keys]
+        stories.append((article_id, story, sig.to_bytes() if sig else None,
+                        sig.shingles if sig else 0))
+    insert_rows(session, ArticleStory.__table__,
+                ("article_id", "story_id", "signature", "shingles"), stories)
+    insert_rows(session, StoryBand.__table__, ("article_id", "band", "bucket"), bands)
     return len(pending)
 
 

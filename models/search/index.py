@@ -13,11 +13,10 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from sqlalchemy import bindparam, delete, func, insert, literal, select
-from sqlalchemy.dialects.postgresql import REGCONFIG
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
-from sqlalchemy.sql.elements import ColumnElement
 
+from models.bulk import insert_rows
 from models.page import Article, Comment, ListRecord, Page
 from models.search.document import SearchDocument
 from models.search.terms import index_text
@@ -27,12 +26,11 @@ _COLUMNS = ("kind", "ref_id", "page_id", "source_id", "site", "page_type", "lang
             "published_at", "title_terms", "text_terms")
 
 
-def vector_of(title_terms: Any, text_terms: Any) -> ColumnElement[Any]:
-    """PostgreSQL's tsvector of a row's terms, title above text: how `vector` is filled and
-    how a query's ranking reads it."""
-    simple = literal("simple", REGCONFIG)
-    return (func.setweight(func.to_tsvector(simple, title_terms), "A")
-            .op("||")(func.to_tsvector(simple, text_terms)))
+def vector_sql(title_terms: str, text_terms: str) -> str:
+    """PostgreSQL's tsvector of a row's terms, title above text, as SQL over two text
+    expressions: how `vector` is filled, by the store and by the search bench's loader."""
+    return (f"setweight(to_tsvector('simple', {title_terms}), 'A') || "
+            f"to_tsvector('simple', {text_terms})")
 
 
 def _chunks(ids: Sequence[int]) -> Iterator[list[int]]:
@@ -49,15 +47,14 @@ _PAGE = (Page.id.label("page_id"), Page.url, Page.source_id, Page.page_type,
 
 
 def _row(kind: str, ref: Any, language: str | None, published_at: datetime | None,
-         title: str | None, text: str | None) -> dict[str, Any]:
-    """An index row; `ref` carries the page's facts (`_PAGE`) and the thing's id."""
-    return {"kind": kind, "ref_id": ref.id, "page_id": ref.page_id, "source_id": ref.source_id,
-            "site": _site(ref.url), "page_type": ref.page_type, "language": language,
-            "published_at": published_at or ref.first_seen_at,
-            "title_terms": index_text(title), "text_terms": index_text(text)}
+         title: str | None, text: str | None) -> tuple[Any, ...]:
+    """An index row in `_COLUMNS` order; `ref` carries the page's facts (`_PAGE`) and the
+    thing's id."""
+    return (kind, ref.id, ref.page_id, ref.source_id, _site(ref.url), ref.page_type, language,
+            published_at or ref.first_seen_at, index_text(title), index_text(text))
 
 
-def _rows(session: Session, page_ids: list[int]) -> Iterator[dict[str, Any]]:
+def _rows(session: Session, page_ids: list[int]) -> Iterator[tuple[Any, ...]]:
     in_pages = Page.id.in_(page_ids)
     for ref in session.execute(
             select(Article.id, Article.title, Article.body_text, Article.language,
@@ -76,14 +73,9 @@ def _rows(session: Session, page_ids: list[int]) -> Iterator[dict[str, Any]]:
         yield _row("record", ref, None, ref.date, ref.title, ref.snippet)
 
 
-def _insert(session: Session) -> Any:
-    """One INSERT for any number of rows (Core: the ORM's bulk path walks every row). On
-    PostgreSQL the terms go into `vector` only; SQLite keeps them as text for FTS5."""
-    values = {column: bindparam(f"v_{column}") for column in _COLUMNS}
-    if session.get_bind().dialect.name == "postgresql":
-        values["vector"] = vector_of(values["title_terms"], values["text_terms"])
-        values["title_terms"] = values["text_terms"] = literal("")
-    return insert(SearchDocument.__table__).values(values)
+# On PostgreSQL the terms go into `vector` only; SQLite keeps them as text for FTS5.
+_VECTOR = {"vector": vector_sql("r.title_terms", "r.text_terms"),
+           "title_terms": "''", "text_terms": "''"}
 
 
 def reindex_pages(session: Session, page_ids: Iterable[int]) -> int:
@@ -93,9 +85,7 @@ def reindex_pages(session: Session, page_ids: Iterable[int]) -> int:
     written = 0
     for chunk in _chunks(ids):
         session.execute(delete(SearchDocument).where(SearchDocument.page_id.in_(chunk)))
-        rows = [{f"v_{key}": value for key, value in row.items()}
-                for row in _rows(session, chunk)]
-        if rows:
-            session.execute(_insert(session), rows)
-            written += len(rows)
+        rows = list(_rows(session, chunk))
+        insert_rows(session, SearchDocument.__table__, _COLUMNS, rows, _VECTOR)
+        written += len(rows)
     return written

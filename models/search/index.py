@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -38,6 +39,7 @@ def _chunks(ids: Sequence[int]) -> Iterator[list[int]]:
         yield list(ids[start:start + _CHUNK])
 
 
+@lru_cache(maxsize=4096)  # a page's rows share its URL
 def _site(url: str) -> str:
     return (urlsplit(url).hostname or "")[:255]
 
@@ -55,19 +57,21 @@ def _row(kind: str, ref: Any, language: str | None, published_at: datetime | Non
 
 
 def _rows(session: Session, page_ids: list[int]) -> Iterator[tuple[Any, ...]]:
+    """The pages' index rows, from what is stored (Core statements: rows, not objects)."""
     in_pages = Page.id.in_(page_ids)
-    for ref in session.execute(
+    connection = session.connection()
+    for ref in connection.execute(
             select(Article.id, Article.title, Article.body_text, Article.language,
                    Article.published_at, *_PAGE).join(Page).where(in_pages)):
         yield _row("article", ref, ref.language, ref.published_at, ref.title, ref.body_text)
-    for ref in session.execute(
+    for ref in connection.execute(
             select(Comment.id, Comment.text, Comment.published_at, Article.language,
                    Article.published_at.label("article_published_at"), *_PAGE)
             .join(Article, Article.id == Comment.article_id).join(Page)
             .where(in_pages, Comment.gone_at.is_(None))):
         yield _row("comment", ref, ref.language, ref.published_at or ref.article_published_at,
                    None, ref.text)
-    for ref in session.execute(
+    for ref in connection.execute(
             select(ListRecord.id, ListRecord.title, ListRecord.snippet, ListRecord.date, *_PAGE)
             .join(Page).where(in_pages)):
         yield _row("record", ref, None, ref.date, ref.title, ref.snippet)

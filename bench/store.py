@@ -40,7 +40,7 @@ from models.stored import FetchFacts, stored_page
 from pipelines.document import load_document
 from pipelines.process import process_document
 from reading.delivery import deliver_due
-from reading.stories import group_new
+from reading.stories import GROUP_LOOKBACK, group_new
 from reading.watches import match_new
 from tests.demosite import DemoServer
 
@@ -85,7 +85,7 @@ def _backend_seconds(session: Session) -> tuple[int, float]:
 def _after_batch(sessions: sessionmaker[Session]) -> None:
     """What a crawl's watch pass (crawler/watching.py) does after each stored batch."""
     with sessions.begin() as session:
-        group_new(session)
+        group_new(session, lookback=GROUP_LOOKBACK)
         match_new(session)
         deliver_due(session)
 

@@ -27,7 +27,7 @@ from crawler.persistence import batch_stored
 from models.db import database_url, session_factory
 from models.schema import reason
 from reading.delivery import deliver_due
-from reading.stories import group_new
+from reading.stories import GROUP_LOOKBACK, group_new
 from reading.watches import match_new
 
 logger = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ class WatchAlerts:
         """Match and deliver in one transaction; errors are logged, once per run of them."""
         try:
             with self.sessions.begin() as session:
-                grouped = group_new(session)
+                grouped = group_new(session, lookback=GROUP_LOOKBACK)
                 raised = match_new(session)
                 counts = deliver_due(session)
         except SQLAlchemyError as error:

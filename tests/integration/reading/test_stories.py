@@ -92,3 +92,17 @@ def test_search_collapses_a_story_and_a_watch_alerts_it_once(session: Session) -
     assert len(flat.hits) == 4
     assert [hit.copies for hit in collapsed.hits] == [4]
     assert collapsed.hits[0].url == "http://portal-c.example.cn/3.html"  # the newest copy
+
+
+def test_a_crawl_pass_looks_among_the_newest_articles_and_the_backfill_at_all(
+        session: Session) -> None:
+    """An ungrouped article older than the lookback is left to the backfill's full pass."""
+    save_pages(session, _reprints()[:1])
+    save_pages(session, _reprints()[4:])
+    assert group_new(session, lookback=1) == 1  # the newest article only
+    session.commit()
+    assert _story_of(session, "http://www.news.cn/politics/1.htm") is None
+    assert _story_of(session, "http://city.example.cn/snow.html") is not None
+    assert group_new(session, lookback=1) == 0
+    assert group_new(session) == 1
+    assert _story_of(session, "http://www.news.cn/politics/1.htm") is not None

@@ -3,8 +3,9 @@
 SQLAlchemy's executemany of a Core INSERT processes each row's parameters in Python (about
 20 µs a row: the index's rows and the stories' band keys, ≈ 40 rows a stored page, were a
 third of a page's write). On PostgreSQL the rows go as one array per column instead,
-unpacked by `unnest` (psycopg2 adapts a list in C); other databases take the Core
-executemany.
+unpacked by `unnest` (psycopg2 adapts a list in C); on SQLite to the driver's own
+executemany (C), each value through its column type's bind processor first (dates are
+stored as SQLAlchemy writes them); other databases take the Core executemany.
 """
 
 from __future__ import annotations
@@ -24,10 +25,13 @@ def insert_rows(session: Session, table: Table, columns: Sequence[str],
     a column named only there is not a column of the rows."""
     if not rows:
         return
-    if session.get_bind().dialect.name != "postgresql":
+    dialect = session.get_bind().dialect
+    if dialect.name == "sqlite":
+        _sqlite_rows(session, table, columns, rows)
+        return
+    if dialect.name != "postgresql":
         session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
         return
-    dialect = session.get_bind().dialect
     expressions = dict(expressions or {})
     targets = [*columns, *(name for name in expressions if name not in columns)]
     arrays = ", ".join(f"CAST(:c{index} AS {table.c[name].type.compile(dialect)}[])"
@@ -39,3 +43,22 @@ def insert_rows(session: Session, table: Table, columns: Sequence[str],
     ).bindparams(*(bindparam(f"c{index}") for index in range(len(columns))))
     session.execute(statement, {f"c{index}": [row[index] for row in rows]
                                 for index in range(len(columns))})
+
+
+def _sqlite_rows(session: Session, table: Table, columns: Sequence[str],
+                 rows: Sequence[Sequence[Any]]) -> None:
+    dialect = session.get_bind().dialect
+    processors = [(index, processor) for index, name in enumerate(columns)
+                  if (processor := table.c[name].type.dialect_impl(dialect)
+                      .bind_processor(dialect)) is not None]
+    session.connection().exec_driver_sql(
+        f"INSERT INTO {table.name} ({', '.join(columns)}) "
+        f"VALUES ({', '.join('?' for _ in columns)})",
+        [_processed(row, processors) for row in rows])
+
+
+def _processed(row: Sequence[Any], processors: list[tuple[int, Any]]) -> tuple[Any, ...]:
+    values = list(row)
+    for index, processor in processors:
+        values[index] = processor(values[index])
+    return tuple(values)

@@ -112,8 +112,8 @@ def _utc(moment: datetime) -> datetime:
 def filtered(statement: Select[Any], filters: Filters) -> Select[Any]:
     document = SearchDocument
     if filters.sources:
-        ids = [int(value) for value in filters.sources if value.isdigit()]
-        names = [value for value in filters.sources if not value.isdigit()]
+        ids = [int(value) for value in filters.sources if value.isdecimal()]  # not ² (isdigit)
+        names = [value for value in filters.sources if not value.isdecimal()]
         named = select(Source.id).where(Source.name.in_(names))
         statement = statement.where(or_(document.source_id.in_(ids),
                                         document.source_id.in_(named)))

@@ -90,6 +90,7 @@ def test_filters_by_time_site_source_type_and_language(session: Session) -> None
     assert _urls(session, "疫情", page_types=("list",)) == []
     assert set(_urls(session, "疫情", languages=("zh",), kinds=("article",))) == {
         "http://news.example.cn/a1", "http://tw.example.tw/a2"}
+    assert _urls(session, "疫情", sources=("²",)) == []  # a digit, not a number: a name
 
 
 def test_title_matches_rank_first_and_snippets_mark_the_terms(session: Session) -> None:

@@ -22,7 +22,7 @@ from datasketch import MinHash
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from models.bulk import insert_rows
+from models.bulk import insert_rows, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand
@@ -41,7 +41,6 @@ GROUP_LOOKBACK = 1000
 _SEED = 20261127
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
 _NOT_LETTERS = re.compile(r"[\W_]+")
-_BUCKETS_PER_QUERY = 900  # bound parameters per query (SQLite's limit is the tightest)
 _ROWS_AT_ONCE = 50_000  # shingles hashed by every permutation at once (64 × 4 bytes each)
 
 
@@ -144,22 +143,14 @@ def _stored_by_bucket(session: Session, buckets: Iterable[int]
     """bucket → article id → candidate, for the stored articles with that band key, for a
     whole pass's buckets: the (bucket, article) pairs, then each article's signature once
     (copies share many buckets)."""
-    stories, bands = ArticleStory.__table__.c, StoryBand.__table__.c
-    wanted = sorted(set(buckets))
-    pairs: list[tuple[int, int]] = []
-    for start in range(0, len(wanted), _BUCKETS_PER_QUERY):
-        pairs += [(bucket, article_id) for bucket, article_id in session.connection().execute(
-            select(bands.bucket, bands.article_id)
-            .where(bands.bucket.in_(wanted[start:start + _BUCKETS_PER_QUERY])))]
-    articles = sorted({article_id for _, article_id in pairs})
-    signed: dict[int, _Candidate] = {}
-    for start in range(0, len(articles), _BUCKETS_PER_QUERY):
-        rows = session.connection().execute(
-            select(stories.article_id, stories.story_id, stories.signature, stories.shingles)
-            .where(stories.article_id.in_(articles[start:start + _BUCKETS_PER_QUERY]),
-                   stories.signature.is_not(None)))
-        signed.update((row.article_id, _Candidate(
-            row.story_id, Signature.from_bytes(row.signature, row.shingles))) for row in rows)
+    pairs = select_in(session, StoryBand.__table__, ("bucket", "article_id"), "bucket",
+                      sorted(set(buckets)))
+    signed = {article_id: _Candidate(story_id, Signature.from_bytes(signature, shingles))
+              for article_id, story_id, signature, shingles in select_in(
+                  session, ArticleStory.__table__,
+                  ("article_id", "story_id", "signature", "shingles"), "article_id",
+                  sorted({article_id for _, article_id in pairs}))
+              if signature is not None}
     found: dict[int, dict[int, _Candidate]] = {}
     for bucket, article_id in pairs:
         if article_id in signed:

@@ -2,8 +2,8 @@
 crawl of bare start URLs), `run` the crawl run's id. Each process has its own registry.
 
 Histogram buckets are seconds: a page's extraction takes milliseconds of CPU and at most
-PAGE_TIME_BUDGET_SECONDS (3); a batch of PERSIST_BATCH_SIZE pages commits in tens of
-milliseconds, longer while the database is slow.
+PAGE_TIME_BUDGET_SECONDS; a batch of PERSIST_BATCH_SIZE pages commits in a fraction of a
+second, longer while the database is slow (measured figures: docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations

@@ -358,7 +358,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         if self._counted_receivers is None:  # known once the extensions are connected
             self._counted_receivers = any(
                 getAllReceivers(self.crawler.signals.sender, counted))
-        if self._counted_receivers:  # a signal nobody hears costs 6 µs, 5 times a page
+        if self._counted_receivers:  # a signal nobody hears still costs its dispatch
             self.crawler.signals.send_catch_log(counted, meta=meta, name=name, value=value)
 
     def kept_out(self, meta: dict[str, Any], limit: str, key: object, message: str,

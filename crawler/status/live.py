@@ -47,16 +47,11 @@ Sample = tuple[float, Mapping[object, int]]  # (monotonic time, pages stored so 
 
 def per_minute(samples: Sequence[Sample], window: float = RATE_WINDOW_SECONDS
                ) -> dict[object, float]:
-    """Pages a minute per run between the oldest sample within `window` of the newest (or
-    the one just before it) and the newest; empty with fewer than two samples."""
-    if len(samples) < 2:
-        return {}
-    newest_time, newest = samples[-1]
-    oldest_time, oldest = samples[0]
-    for when, counts in samples:
-        if newest_time - when <= window:
-            break
-        oldest_time, oldest = when, counts
+    """Pages a minute per run between the oldest sample at most `window` seconds older than
+    the newest and the newest; empty with fewer than two such samples."""
+    newest_time, newest = samples[-1] if samples else (0.0, {})
+    oldest_time, oldest = next(((when, counts) for when, counts in samples
+                                if newest_time - when <= window), (newest_time, newest))
     span = newest_time - oldest_time
     if span <= 0:
         return {}
@@ -111,7 +106,7 @@ class LiveProgress:
     def publish(self) -> None:
         now = time.monotonic()
         self.samples.append((now, dict(self.stored)))
-        while len(self.samples) > 2 and now - self.samples[1][0] > RATE_WINDOW_SECONDS:
+        while now - self.samples[0][0] > RATE_WINDOW_SECONDS:
             self.samples.popleft()
         rates = per_minute(self.samples)
         stage = persist_stage(self.crawler)

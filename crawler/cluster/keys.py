@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+SPIDER = "site"  # the spider whose runs the scheduler starts and `status` shows
+
 
 def start_urls(spider: str) -> str:
     return f"{spider}:start_urls"

@@ -40,6 +40,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from tzlocal import get_localzone
 
 from crawler import settings
+from crawler.cluster.keys import SPIDER
 from crawler.cluster.runs import push_start_urls
 from crawler.metrics.cluster import ClusterCollector
 from crawler.metrics.names import SchedulerMetrics
@@ -53,7 +54,6 @@ from models.store import start_run
 from pipelines import JSON_LINES, LogGuard, LogLineParams, guard_root_logging, zone_named
 
 logger = logging.getLogger(__name__)
-SPIDER = "site"
 NO_REDIS = ("the scheduler starts runs on the shared Redis frontier that the workers read: "
             "set REDIS_URL or pass --redis-url")
 

@@ -14,7 +14,7 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
 
 from crawler import settings
-from crawler.cluster.schedule import SPIDER
+from crawler.cluster.keys import SPIDER
 from crawler.status.render import as_json, as_text
 from crawler.status.snapshot import Snapshot, take_snapshot
 from models.schema import reason

@@ -229,7 +229,7 @@ def _port(value: str | None) -> int | None:
 
 def main(argv: list[str]) -> int:
     """Exit 0 after a --once check or a signal; 1 when --once cannot check or the database
-    has no schema; 2 without a Redis URL."""
+    has no schema; 2 without a Redis URL, or when its metrics cannot be served."""
     args = parser().parse_args(argv)
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
     if not redis_url:
@@ -259,7 +259,12 @@ def main(argv: list[str]) -> int:
         registry = CollectorRegistry()
         metrics = SchedulerMetrics.create(registry)
         registry.register(ClusterCollector(server, SPIDER))
-        serve(registry, args.metrics_host, args.metrics_port, "scheduler")
+        try:
+            serve(registry, args.metrics_host, args.metrics_port, "scheduler")
+        except (OSError, OverflowError) as error:
+            print(f"schedule: cannot serve metrics on {args.metrics_host}:{args.metrics_port}: "
+                  f"{error}", file=sys.stderr)
+            return 2
     return _run_forever(sessions, server, args.every, metrics)
 
 

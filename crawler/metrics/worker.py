@@ -14,6 +14,7 @@ Settings: METRICS_PORT, METRICS_HOST, REDIS_URL.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -35,6 +36,7 @@ from crawler.persistence import batch_stored, persist_stage
 from crawler.spiders.site import counted
 from crawler.status.snapshot import OUTCOMES
 
+logger = logging.getLogger(__name__)
 ALERT_OUTCOMES = ("raised", "sent", "retried", "failed")
 REDIS_TIMEOUT_SECONDS = 2.0  # a scrape never waits long for a Redis out of reach
 
@@ -78,6 +80,7 @@ class WorkerMetrics:
         port = crawler.settings.get("METRICS_PORT")
         if port in (None, ""):
             raise NotConfigured
+        host = crawler.settings.get("METRICS_HOST", defaults.METRICS_HOST)
         registry = CollectorRegistry()
         extension = cls(crawler, registry)
         redis_url = crawler.settings.get("REDIS_URL")
@@ -86,8 +89,12 @@ class WorkerMetrics:
             registry.register(ClusterCollector(Redis.from_url(
                 redis_url, socket_timeout=REDIS_TIMEOUT_SECONDS,
                 socket_connect_timeout=REDIS_TIMEOUT_SECONDS), crawler.spidercls.name))
-        extension.server = serve(registry, crawler.settings.get(
-            "METRICS_HOST", defaults.METRICS_HOST), int(port), "crawl worker")
+        try:
+            extension.server = serve(registry, host, int(port), "crawl worker")
+        except (OSError, ValueError, OverflowError) as error:
+            logger.error("no metrics: cannot serve them on %s:%s (%s); the crawl goes on",
+                         host, port, error)
+            raise NotConfigured from error
         crawler.signals.connect(extension.counted, signal=counted)
         crawler.signals.connect(extension.page_read, signal=page_read)
         crawler.signals.connect(extension.batch_stored, signal=batch_stored)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -273,3 +274,27 @@ def test_the_cluster_s_queue_workers_and_runs_are_read_as_redis_holds_them(
     assert first.name == "w1" and first.in_flight == 1 and first.published["stored"] == 3
     assert first.last_beat is not None and 1 < time.time() - first.last_beat < 4
     assert second.name == "w2" and second.last_beat is None
+
+
+def test_status_and_the_scheduler_say_in_one_line_what_they_cannot_reach(
+        pg_url: str, empty_pg_url: str, operate_redis: str, tmp_path: Path) -> None:
+    env = _env(pg_url, None, tmp_path / "journal")
+    done = subprocess.run([sys.executable, "-m", "crawler", "status", "--redis-url",
+                           "redis://127.0.0.1:1/0"], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode == 0 and "(from the database)" in done.stdout
+    assert done.stderr.startswith("status: Redis out of reach") and done.stderr.count("\n") == 1
+    unmigrated = subprocess.run([sys.executable, "-m", "crawler", "status", "--database-url",
+                                 empty_pg_url], cwd=ROOT, env=env, capture_output=True,
+                                text=True, timeout=60, check=False)
+    assert unmigrated.returncode == 1 and "migrate" in unmigrated.stderr
+    assert "Traceback" not in unmigrated.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = subprocess.run([sys.executable, "-m", "crawler", "schedule", "--redis-url",
+                               operate_redis, "--metrics-port", str(taken.getsockname()[1])],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+                              check=False)
+    assert busy.returncode == 2 and "cannot serve metrics" in busy.stderr
+    assert "Traceback" not in busy.stderr

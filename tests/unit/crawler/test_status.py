@@ -78,3 +78,14 @@ def test_a_database_only_view_has_no_queue_or_workers() -> None:
     assert "(from the database)" in text and "run 3  (no source)" in text
     assert "figures written 4 s ago" in text
     assert "shared queue" not in text and "worker" not in text
+
+
+def test_a_scrape_with_redis_out_of_reach_says_so_and_nothing_else() -> None:
+    from redis import Redis
+
+    from crawler.metrics.cluster import ClusterCollector
+    closed = Redis.from_url("redis://127.0.0.1:1/0", socket_timeout=0.5,
+                            socket_connect_timeout=0.5)
+    families = list(ClusterCollector(closed, "site").collect())
+    assert [(family.name, [sample.value for sample in family.samples])
+            for family in families] == [("crawler_redis_up", [0.0])]

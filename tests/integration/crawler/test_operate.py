@@ -298,3 +298,16 @@ def test_status_and_the_scheduler_say_in_one_line_what_they_cannot_reach(
                               check=False)
     assert busy.returncode == 2 and "cannot serve metrics" in busy.stderr
     assert "Traceback" not in busy.stderr
+
+
+def test_migrate_logs_each_step_as_json_lines_when_asked(tmp_path: Path) -> None:
+    """A command's log (here migrate's progress, a line per migration) as JSON lines."""
+    env = {**os.environ, "LOG_FORMAT": "json"}
+    done = subprocess.run([sys.executable, "-m", "crawler", "migrate", "--database-url",
+                           f"sqlite:///{tmp_path / 'new.sqlite3'}"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and "schema is at head" in done.stdout
+    lines = [json.loads(line) for line in done.stderr.splitlines()]
+    steps = [line for line in lines if str(line["message"]).startswith("Running upgrade")]
+    migrations = list((ROOT / "migrations" / "versions").glob("[0-9]*.py"))
+    assert migrations and len(steps) == len(migrations)

@@ -74,6 +74,7 @@ class WorkerMetrics:
         self.crawler = crawler
         self.metrics = Metrics.create(registry)
         self.run_sources: dict[object, str] = {}
+        self._series: dict[tuple[object, str], Any] = {}  # (run, statistic) → its series
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WorkerMetrics:
@@ -114,16 +115,25 @@ class WorkerMetrics:
         return self.run_sources.get(run, "")
 
     def counted(self, meta: Mapping[str, Any], name: str, value: int) -> None:
+        """Count a run statistic in its metric, if it has one (the child series of a run and
+        statistic is found once, then kept: this runs several times a page)."""
+        key = (meta.get("run_id"), name)
+        if key not in self._series:
+            self._series[key] = self._series_of(meta, name)
+        series = self._series[key]
+        if series is not None:
+            series.inc(value)
+
+    def _series_of(self, meta: Mapping[str, Any], name: str) -> Any:
         group, _, rest = name.partition("/")
-        if group not in ("pages", "errors"):
-            return
         labels = (self.source_of(meta), str(meta.get("run_id", "")))
         if group == "errors":
-            self.metrics.errors.labels(*labels, rest).inc(value)
-        elif rest.startswith("type/"):
-            self.metrics.pages_read.labels(*labels, rest[len("type/"):]).inc(value)
-        elif rest in OUTCOMES:
-            self.metrics.pages_stored.labels(*labels, rest).inc(value)
+            return self.metrics.errors.labels(*labels, rest)
+        if group == "pages" and rest.startswith("type/"):
+            return self.metrics.pages_read.labels(*labels, rest[len("type/"):])
+        if group == "pages" and rest in OUTCOMES:
+            return self.metrics.pages_stored.labels(*labels, rest)
+        return None
 
     def page_read(self, item: CrawledPage, seconds: float) -> None:
         self.metrics.extraction_seconds.labels(self.source_of(item.meta)).observe(seconds)

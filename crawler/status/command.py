@@ -12,6 +12,7 @@ import time
 from redis import Redis
 from redis.exceptions import RedisError
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
 
 from crawler import settings
 from crawler.cluster.keys import SPIDER
@@ -45,7 +46,8 @@ def parser() -> argparse.ArgumentParser:
     return result
 
 
-def look(args: argparse.Namespace, sessions: object, server: Redis | None) -> Snapshot:
+def look(args: argparse.Namespace, sessions: sessionmaker[Session],
+         server: Redis | None) -> Snapshot:
     """One snapshot; a Redis out of reach is one line on stderr and the database's view."""
     stale = settings.STATUS_STALE_SECONDS
     if server is not None:

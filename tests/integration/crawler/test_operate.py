@@ -311,3 +311,17 @@ def test_migrate_logs_each_step_as_json_lines_when_asked(tmp_path: Path) -> None
     steps = [line for line in lines if str(line["message"]).startswith("Running upgrade")]
     migrations = list((ROOT / "migrations" / "versions").glob("[0-9]*.py"))
     assert migrations and len(steps) == len(migrations)
+
+
+def test_status_watch_looks_again_every_interval(pg_url: str, tmp_path: Path) -> None:
+    env = _env(pg_url, None, tmp_path / "journal")
+    watching = subprocess.Popen([sys.executable, "-m", "crawler", "status", "--watch", "0.2",
+                                 "--json"], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert watching.stdout is not None
+        looks = [json.loads(watching.stdout.readline()) for _ in range(3)]
+    finally:
+        watching.terminate()
+        watching.wait(timeout=30)
+    assert [look["mode"] for look in looks] == ["database"] * 3
+    assert looks[0]["taken_at"] < looks[1]["taken_at"] < looks[2]["taken_at"]

@@ -214,7 +214,6 @@ def parser() -> argparse.ArgumentParser:
                         help="the Redis of the shared frontier the workers read (default: "
                              "$REDIS_URL; one of the two is required)")
     result.add_argument("--metrics-port", type=int, metavar="PORT",
-                        default=_port(os.environ.get("METRICS_PORT")),
                         help="serve Prometheus metrics on this port (0: a free one, logged; "
                              "default: $METRICS_PORT, else none); long-running only")
     result.add_argument("--metrics-host", default=settings.METRICS_HOST,
@@ -224,6 +223,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _port(value: str | None) -> int | None:
+    """METRICS_PORT from the environment (a value that is no port number: none)."""
     return int(value) if value and value.strip().isdigit() else None
 
 
@@ -244,7 +244,7 @@ def main(argv: list[str]) -> int:
     server = Redis.from_url(redis_url, socket_connect_timeout=timeout, socket_timeout=timeout)
     sessions = session_factory(args.database_url)
     if args.once:
-        if args.metrics_port is not None and "--metrics-port" in argv:
+        if args.metrics_port is not None:
             print("schedule: --metrics-port serves a long-running scheduler, not --once",
                   file=sys.stderr)
             return 2
@@ -255,15 +255,17 @@ def main(argv: list[str]) -> int:
             return 1
         return 0
     metrics = None
-    if args.metrics_port is not None:
+    port = args.metrics_port if args.metrics_port is not None else _port(
+        os.environ.get("METRICS_PORT"))
+    if port is not None:
         registry = CollectorRegistry()
         metrics = SchedulerMetrics.create(registry)
-        registry.register(ClusterCollector(server, SPIDER))
+        registry.register(ClusterCollector.for_url(redis_url, SPIDER))
         try:
-            serve(registry, args.metrics_host, args.metrics_port, "scheduler")
+            serve(registry, args.metrics_host, port, "scheduler")
         except (OSError, OverflowError) as error:
-            print(f"schedule: cannot serve metrics on {args.metrics_host}:{args.metrics_port}: "
-                  f"{error}", file=sys.stderr)
+            print(f"schedule: cannot serve metrics on {args.metrics_host}:{port}: {error}",
+                  file=sys.stderr)
             return 2
     return _run_forever(sessions, server, args.every, metrics)
 

@@ -12,6 +12,8 @@ from redis.exceptions import RedisError
 
 from crawler.cluster.progress import live_runs, read_queue, read_runs
 
+SCRAPE_REDIS_TIMEOUT_SECONDS = 2.0  # a scrape never waits long for a Redis out of reach
+
 
 class ClusterCollector(Collector):
     """crawler_redis_up, crawler_queue_requests, crawler_runs_in_flight and
@@ -20,6 +22,12 @@ class ClusterCollector(Collector):
     def __init__(self, server: Redis, spider: str) -> None:
         self.server = server
         self.spider = spider
+
+    @classmethod
+    def for_url(cls, redis_url: str, spider: str) -> ClusterCollector:
+        """A collector on a client of its own, with short timeouts and no retries."""
+        return cls(Redis.from_url(redis_url, socket_timeout=SCRAPE_REDIS_TIMEOUT_SECONDS,
+                                  socket_connect_timeout=SCRAPE_REDIS_TIMEOUT_SECONDS), spider)
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         up = GaugeMetricFamily("crawler_redis_up", "1 when the cluster's Redis answered "

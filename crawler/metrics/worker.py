@@ -21,7 +21,6 @@ from typing import Any
 from prometheus_client import CollectorRegistry
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
-from redis import Redis
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import NotConfigured
@@ -38,7 +37,6 @@ from crawler.status.snapshot import OUTCOMES
 
 logger = logging.getLogger(__name__)
 ALERT_OUTCOMES = ("raised", "sent", "retried", "failed")
-REDIS_TIMEOUT_SECONDS = 2.0  # a scrape never waits long for a Redis out of reach
 
 
 class WorkerState(Collector):
@@ -87,9 +85,7 @@ class WorkerMetrics:
         redis_url = crawler.settings.get("REDIS_URL")
         registry.register(WorkerState(crawler, own_queue=not redis_url))
         if redis_url:
-            registry.register(ClusterCollector(Redis.from_url(
-                redis_url, socket_timeout=REDIS_TIMEOUT_SECONDS,
-                socket_connect_timeout=REDIS_TIMEOUT_SECONDS), crawler.spidercls.name))
+            registry.register(ClusterCollector.for_url(redis_url, crawler.spidercls.name))
         try:
             extension.server = serve(registry, host, int(port), "crawl worker")
         except (OSError, ValueError, OverflowError) as error:

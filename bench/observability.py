@@ -1,11 +1,13 @@
-"""What watching a crawl costs: the demo site crawled alone (no Redis) into a fresh SQLite
+"""What watching a crawl costs. First, in this process, the CPU a page's counts cost the
+metrics: the spider's `counted` signal sent COUNTS_PER_PAGE times with the metrics
+extension listening. Then the demo site crawled alone (no Redis) into a fresh SQLite
 store, in turns plain and observed (METRICS_PORT=0, LOG_FORMAT=json, the live progress
 written every STATUS_PUBLISH_SECONDS as always), with /metrics scraped once a second while
 observed; the CPU seconds of the crawl process (user + system, start-up included) per stored
 page, each mode's median over the turns. Then the CPU and wall time of one `python -m
 crawler status` against the last store.
 
-    python -m bench.observability [--repeat N]
+    python -m bench.observability [--repeat N]     # --repeat 0: the signal's cost only
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from models import Page
 from models.db import PROJECT_ROOT
 from tests.demosite import DemoServer
 
+COUNTS_PER_PAGE = ("pages/type/news", "pages/new", "records/found",
+                   "template/sibling_fetches_saved", "comments/new")  # a usual page's
 COMMON = ["-s", "LOG_LEVEL=INFO", "-s", "AUTOTHROTTLE_ENABLED=False",
           "-s", "ALLOW_PRIVATE_ADDRESSES=True"]
 
@@ -82,10 +86,36 @@ def crawl(url: str, folder: Path, observed: bool) -> tuple[float, int]:
     return cpu, pages
 
 
+def signal_cost(pages: int = 20_000) -> float:
+    """CPU seconds per page of the `counted` signals with the metrics extension listening."""
+    from scrapy.utils.test import get_crawler
+
+    from crawler.metrics.worker import WorkerMetrics
+    from crawler.sources import CrawlTarget
+    from crawler.spiders.site import SiteSpider, counted
+
+    crawler = get_crawler(SiteSpider, {"METRICS_PORT": "0"})
+    extension = WorkerMetrics.from_crawler(crawler)
+    crawler.spider = SiteSpider()
+    crawler.spider.use_target(CrawlTarget((), (), source_id=1, name="example-news"))
+    meta = {"run_id": 3, "source_id": 1, "ticket": "t"}
+    started = time.process_time()
+    for _ in range(pages):
+        for name in COUNTS_PER_PAGE:
+            crawler.signals.send_catch_log(counted, meta=meta, name=name, value=1)
+    cost = (time.process_time() - started) / pages
+    extension.closed()
+    return cost
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.observability")
     parser.add_argument("--repeat", type=int, default=3, help="turns of each mode")
     args = parser.parse_args()
+    print(f"metrics' signals: {1e6 * signal_cost():.1f} µs CPU per page "
+          f"({len(COUNTS_PER_PAGE)} counts)", flush=True)
+    if not args.repeat:
+        return
     per_page: dict[str, list[float]] = {"plain": [], "observed": []}
     with DemoServer() as server, TemporaryDirectory() as scratch:
         last = Path(scratch)

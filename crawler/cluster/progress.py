@@ -79,8 +79,8 @@ def read_runs(server: Redis, spider: str, run_ids: list[str]) -> list[ClusterRun
 
 
 def read_queue(server: Redis, spider: str) -> tuple[int, dict[str, int]]:
-    """Requests in the shared queue, in all and per domain."""
-    with server.pipeline(transaction=False) as pipe:
+    """Requests in the shared queue, in all and per domain, read at one instant (MULTI)."""
+    with server.pipeline(transaction=True) as pipe:
         pipe.zcard(keys.queue(spider))
         pipe.hgetall(keys.queued_by_domain(spider))
         total, domains = pipe.execute()

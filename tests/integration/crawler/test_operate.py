@@ -41,7 +41,9 @@ SMALL = SiteConfig(articles_per_section=4, threads_per_board=2, blog_posts=4,
 # Under DOWNLOAD_TIMEOUT; long enough for a `status` command, which takes seconds to start on
 # a busy machine.
 SLOW_SECONDS = 15
-LIVE = ["-s", "STATUS_PUBLISH_SECONDS=0.5", "-s", "RETRY_TIMES=0"]
+HEARTBEAT = 2  # seconds; a heartbeat key lives three beats
+LIVE = ["-s", "STATUS_PUBLISH_SECONDS=0.5", "-s", "RETRY_TIMES=0",
+        "-s", f"CLUSTER_HEARTBEAT_SECONDS={HEARTBEAT}"]
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 
@@ -153,7 +155,15 @@ def test_a_scheduled_cluster_crawl_is_watched_through_status_metrics_and_json_lo
         try:
             scheduler_port = _metrics_port(scheduler_log, "scheduler", scheduler)
 
-            # in flight: status shows the run, its queue, the worker and its heartbeat
+            # in flight: the metrics show its pending requests ...
+            def pending_in_metrics() -> Samples | None:
+                samples = {**scrape(worker_port), **scrape(scheduler_port)}
+                pending = total(samples, "crawler_run_pending_requests", run="1")
+                return samples if pending > 0 else None
+            in_flight_samples = _wait_for(pending_in_metrics, "saw the run pending",
+                                          worker_log)
+
+            # ... and status shows the run, its queue, the worker and its heartbeat
             def run_under_way() -> dict[str, object] | None:
                 look = status(env)
                 runs = look["runs"]
@@ -166,9 +176,7 @@ def test_a_scheduled_cluster_crawl_is_watched_through_status_metrics_and_json_lo
             assert during["queued"] == sum(during["queued_by_domain"].values())
             assert set(during["queued_by_domain"]) <= {server.url.split("//", 1)[1]}
             [seen] = during["workers"]
-            assert seen["alive"] and 0 <= seen["last_beat_seconds_ago"] < 3
-            in_flight_samples = {**scrape(worker_port), **scrape(scheduler_port)}
-            assert total(in_flight_samples, "crawler_run_pending_requests", run="1") > 0
+            assert seen["alive"] and 0 <= seen["last_beat_seconds_ago"] < 3 * HEARTBEAT
 
             finished = _wait_for(lambda: _finished_run(pg_url), "finished the run", worker_log)
             _wait_for(lambda: not status(env)["runs"], "saw status empty", worker_log)

@@ -1,7 +1,7 @@
 """`python -m crawler COMMAND`: migrate (create/upgrade the schema), schedule (push due sources
-to the shared Redis frontier), replay-spill (write journalled items a crawl could not store),
-search, reindex (the search index), export, watch, alerts, api, and
-sources (import/export).
+to the shared Redis frontier), status (what the crawl is doing now), replay-spill (write
+journalled items a crawl could not store), search, reindex (the search index), export, watch,
+alerts, api, and sources (import/export).
 The demo crawl is `make demo` (`tests/demosite/demo.py`)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pipelines import dispatch
 COMMANDS = {
     "migrate": ("crawler.migrate", "main", "bring the database schema to the latest version"),
     "schedule": ("crawler.cluster.schedule", "main", "start runs of due sources (Redis mode)"),
+    "status": ("crawler.status.command", "main", "runs in flight, the shared queue, workers"),
     "replay-spill": ("models.persist", "replay_main", "write spilled items to the database"),
     "search": ("reading.cli", "search_main", "search stored articles, comments and records"),
     "reindex": ("reading.cli", "reindex_main", "rebuild the search index of stored pages"),

@@ -9,29 +9,50 @@ when the spider opens, before the crawl fetches anything. The secrets it masks a
 passwords of every URL in the environment (DATABASE_URL, REDIS_URL, proxies) and in the
 DATABASE_URL and REDIS_URL settings.
 
-Settings: LOG_LINE_MAX_CHARS, LOG_RECORD_MAX_LINES.
+With LOG_FORMAT=json every line is a JSON object (`pipelines.log_lines.JsonLinesFormatter`):
+from the first line when `scrapy crawl` starts (`json_lines_from_start`, which makes
+Scrapy's own handler write them), else from when the extension is built.
+
+Settings: LOG_LINE_MAX_CHARS, LOG_RECORD_MAX_LINES, LOG_FORMAT.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 
+import scrapy.utils.log
 from scrapy import signals
 from scrapy.crawler import Crawler
+from scrapy.settings import BaseSettings
 
 from crawler import settings as defaults
-from pipelines import LogGuard, LogLineParams, guard_root_logging
+from pipelines import JSON_LINES, JsonLinesFormatter, LogGuard, LogLineParams, guard_root_logging
+
+
+def json_lines_from_start(settings: BaseSettings) -> None:
+    """With LOG_FORMAT=json, Scrapy's log handlers (the first made before any extension)
+    write JSON lines: its formatter factory is replaced for this process."""
+    if settings.get("LOG_FORMAT") != JSON_LINES:
+        return
+    guard = LogGuard.from_environment(os.environ)
+
+    def json_formatter(*_: object) -> logging.Formatter:
+        return JsonLinesFormatter(guard)
+
+    scrapy.utils.log._get_formatter = json_formatter
 
 
 class GuardLogLines:
     """Installs the log guard for the crawl."""
 
-    def __init__(self, guard: LogGuard) -> None:
+    def __init__(self, guard: LogGuard, json_lines: bool = False) -> None:
         self.guard = guard
-        guard_root_logging(guard)
+        self.json_lines = json_lines
+        guard_root_logging(guard, json_lines=json_lines)
 
     def spider_opened(self) -> None:
-        guard_root_logging(self.guard)
+        guard_root_logging(self.guard, json_lines=self.json_lines)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> GuardLogLines:
@@ -40,6 +61,7 @@ class GuardLogLines:
             settings.getint("LOG_LINE_MAX_CHARS", defaults.LOG_LINE_MAX_CHARS),
             settings.getint("LOG_RECORD_MAX_LINES", defaults.LOG_RECORD_MAX_LINES))
         extension = cls(LogGuard.from_environment(
-            os.environ, (settings.get("DATABASE_URL"), settings.get("REDIS_URL")), params))
+            os.environ, (settings.get("DATABASE_URL"), settings.get("REDIS_URL")), params),
+            settings.get("LOG_FORMAT") == JSON_LINES)
         crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
         return extension

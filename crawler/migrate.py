@@ -1,8 +1,11 @@
-"""`python -m crawler migrate`: Alembic `upgrade head` on the configured database."""
+"""`python -m crawler migrate`: Alembic `upgrade head` on the configured database; each
+migration step is logged as it starts (Alembic's "Running upgrade A -> B"), so a long one
+on a large store shows where it is."""
 
 from __future__ import annotations
 
 import argparse
+import logging
 
 from alembic import command
 
@@ -20,6 +23,8 @@ def upgrade(url: str | None = None) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m crawler migrate")
     parser.add_argument("--database-url", help="default: $DATABASE_URL or the embedded SQLite")
-    url = upgrade(parser.parse_args(argv).database_url)
+    database = parser.parse_args(argv).database_url
+    logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
+    url = upgrade(database)
     print(f"schema is at head on {shown_url(url)}")
     return 0

@@ -44,6 +44,8 @@ from pipelines import (
 
 # Siblings jump the queue: a pair compared close in time sees the same template.
 PRIORITY_SIBLING = 200
+# signal: a page was read (`item`), in `seconds` of CPU time (its budget's clock)
+page_read = object()
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +94,8 @@ class PageReader:
                 logger.warning("page %s ran out of its %s s time budget in %s: stored with "
                                "what was done before", item.url, self.time_budget,
                                item.result.out_of_time)
+            self.crawler.signals.send_catch_log(page_read, item=item,
+                                                seconds=time.thread_time() - started)
         return dropped
 
     def _left(self, started: float) -> float | None:

@@ -40,7 +40,9 @@ logger = logging.getLogger(__name__)
 # without extraction is counted by the spider).
 _REVISIT_OUTCOMES = {"updated": "revisits/changed", "unchanged": "revisits/unchanged"}
 
-batch_stored = object()  # signal: a batch of items was committed to the database
+# signal: a batch of items was committed to the database; `batch` (list of Written) is what
+# it wrote, `seconds` how long since the write began (or the previous batch's commit)
+batch_stored = object()
 
 
 class PersistStage:
@@ -73,6 +75,7 @@ class PersistStage:
         self.journal: Journal | None = None
         self._writing: Deferred[Any] | None = None
         self._write_started = 0.0
+        self._committed_at = 0.0  # the last batch's commit, or the write's start
         self._retry_at = 0.0
         self._outage_logged = False
         self._failing_since: float | None = None  # first failed write of the current outage
@@ -165,7 +168,7 @@ class PersistStage:
         segments = self.journal.seal()
         if not segments:
             return succeed(None)
-        self._write_started = time.monotonic()
+        self._write_started = self._committed_at = time.monotonic()
         self._writing = threads.deferToThread(
             write_segments, self.sessions, segments,
             lambda batch: reactor.callFromThread(self._acknowledge, batch))
@@ -185,7 +188,9 @@ class PersistStage:
             for name, value in written.events.items():
                 spider.count(meta, name, value)
         spider.requests_done(metas)
-        self.crawler.signals.send_catch_log(signal=batch_stored)
+        committed_at, self._committed_at = self._committed_at, time.monotonic()
+        self.crawler.signals.send_catch_log(signal=batch_stored, batch=batch,
+                                            seconds=self._committed_at - committed_at)
 
     def _written(self, _: list[Written]) -> None:
         since = self.unreachable_since()
@@ -230,3 +235,13 @@ class PersistStage:
             logger.error("%d journal segments could not be written; they are kept in %s and "
                          "written by the next crawl or `python -m crawler replay-spill`",
                          len(left), self.journal.directory)
+
+
+def persist_stage(crawler: Crawler) -> PersistStage | None:
+    """The crawl's persistence stage (for its journal backlog), once the engine runs."""
+    engine = getattr(crawler, "engine", None)
+    scraper = getattr(engine, "scraper", None)
+    for stage in getattr(getattr(scraper, "itemproc", None), "middlewares", ()):
+        if isinstance(stage, PersistStage):
+            return stage
+    return None

@@ -23,6 +23,7 @@ from crawler.sources import adhoc_source
 from models.db import session_factory
 from models.schema import reason, shown_url
 from models.store import finish_run
+from pipelines import LOG_CONTEXT
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +65,8 @@ class RunRecord:
         try:
             spider.run_id = create_run(session_factory(self.database_url), spider.name,
                                        target.source_id)
+            if not self.distributed:  # the crawl is the run: every line is the run's
+                LOG_CONTEXT.update(run=spider.run_id, source=target.name)
         except SQLAlchemyError as error:
             logger.warning("the database %s is unreachable at start (%s): crawling without a "
                            "run record; items are journalled until it returns",
@@ -81,7 +84,8 @@ class RunRecord:
         """Log the run's main figures and store all of them with its end."""
         logged = {key: value for key, value in sorted(stats.items())
                   if key.split("/")[0] in _LOGGED_GROUPS}
-        logger.info("crawl run %s finished: %s", run_id, json.dumps(logged))
+        logger.info("crawl run %s finished: %s", run_id, json.dumps(logged),
+                    extra={"run": run_id})
         try:
             with session_factory(self.database_url).begin() as session:
                 finish_run(session, run_id, "finished", stats)

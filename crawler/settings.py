@@ -91,6 +91,10 @@ COOKIES_ENABLED = False
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO")
+# LOG_FORMAT=json (this setting or the environment variable): every line a JSON object (time,
+# level, logger, message, run and source when known; pipelines/log_lines.py), guarded as
+# text lines are. Any other value is a Python log format, Scrapy's by default.
+LOG_FORMAT = os.environ.get("LOG_FORMAT") or "%(asctime)s [%(name)s] %(levelname)s: %(message)s"
 # No per-page "Crawled"/"Scraped" DEBUG records unless DEBUG is logged.
 LOG_FORMATTER = "crawler.patches.logformatter.PageLogFormatter"
 # Scrapy's stats collector minus its per-access deprecation shim (crawler/patches/stats.py).
@@ -100,10 +104,14 @@ STATS_CLASS = "crawler.patches.stats.StatsCollector"
 # crawler/patches/gc_freeze.py. Before any other extension, every log handler is guarded
 # (crawler/log_guard.py): passwords masked, a record at most LOG_RECORD_MAX_LINES lines of
 # at most LOG_LINE_MAX_CHARS characters (the defaults shared with the command-line tools).
+# Live progress for `python -m crawler status` (crawler/status/live.py) and, when
+# METRICS_PORT is set, Prometheus metrics (crawler/metrics/worker.py).
 EXTENSIONS = {"crawler.log_guard.GuardLogLines": -1000,
               "crawler.patches.gc_freeze.FreezeStartupObjects": 0,
               "crawler.run_record.RunRecord": 0,
-              "crawler.watching.WatchAlerts": 0}
+              "crawler.watching.WatchAlerts": 0,
+              "crawler.status.live.LiveProgress": 0,
+              "crawler.metrics.worker.WorkerMetrics": 0}
 LOG_LINE_MAX_CHARS = LOG_LINES.line_max_chars
 LOG_RECORD_MAX_LINES = LOG_LINES.record_max_lines
 # Match watches and send due alerts after every stored batch (crawler/watching.py).
@@ -210,6 +218,16 @@ CLUSTER_IDLE_POLL_SECONDS = 0.25
 # Politeness across all workers (distributed mode): per-domain in-flight cap and spacing.
 GLOBAL_DOMAIN_CONCURRENCY = 8
 GLOBAL_DOMAIN_DELAY = 0.0
+# Every STATUS_PUBLISH_SECONDS a worker publishes its running figures (0: never): in a
+# cluster a hash per worker in Redis (expiring after three intervals: a stopped worker's
+# vanish), alone its run's statistics on its `crawl_run` row. `status` shows a run that is
+# unfinished in the database but was not updated for STATUS_STALE_SECONDS as stale.
+STATUS_PUBLISH_SECONDS = 5.0
+STATUS_STALE_SECONDS = 60.0
+# Prometheus metrics on http://METRICS_HOST:METRICS_PORT/metrics (unset: none; 0: a free
+# port, logged). 127.0.0.1 by default: set METRICS_HOST=0.0.0.0 for a Prometheus elsewhere.
+METRICS_PORT = os.environ.get("METRICS_PORT")
+METRICS_HOST = os.environ.get("METRICS_HOST", "127.0.0.1")
 # Seconds between the long-running scheduler's checks for due sources (`--every` overrides).
 SCHEDULE_CHECK_SECONDS = 30.0
 # How long the scheduler waits for Redis before it calls it unreachable (and retries).

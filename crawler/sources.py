@@ -31,6 +31,7 @@ class CrawlTarget:
     page_type_rules: tuple[SiteRule, ...] = field(default_factory=tuple)
     timezone: str | None = None  # the zone the site writes its times in, where pages don't say
     settings: SourceSettings = field(default_factory=SourceSettings)  # per-request overrides
+    name: str | None = None  # the stored source's (metrics and logs name it)
 
     @cached_property
     def scope(self) -> Scope:
@@ -85,7 +86,8 @@ def target_of(source: Source) -> CrawlTarget:
                        max_pages=source.max_pages,
                        max_depth=DEFAULT_DEPTH if source.max_depth is None else source.max_depth,
                        source_id=source.id, page_type_rules=rules,
-                       timezone=_timezone(source.name, settings.timezone), settings=settings)
+                       timezone=_timezone(source.name, settings.timezone), settings=settings,
+                       name=source.name)
 
 
 def _timezone(source_name: str, name: str | None) -> str | None:

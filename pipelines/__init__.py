@@ -52,6 +52,9 @@ _EXPORTS = {
     "dispatch": "pipelines.subcommands",
     "LogGuard": "pipelines.log_lines",
     "guard_root_logging": "pipelines.log_lines",
+    "JsonLinesFormatter": "pipelines.log_lines",
+    "JSON_LINES": "pipelines.log_lines",
+    "LOG_CONTEXT": "pipelines.log_lines",
     "LOG_LINES": "pipelines.params",
     "LogLineParams": "pipelines.params",
 }

@@ -11,10 +11,12 @@ the format, colours and destination stay the handler's.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from urllib.parse import unquote, urlsplit
 
 from pipelines.params import LOG_LINES, LogLineParams
@@ -117,12 +119,46 @@ class GuardedFormatter(logging.Formatter):
         return self.guard(self.inner.format(record))
 
 
+# The value of LOG_FORMAT (setting or environment variable) that asks for JSON lines.
+JSON_LINES = "json"
+# Fields every JSON line of this process carries when known (a crawl's own run and source);
+# a record's own `extra={"run": …, "source": …}` wins.
+LOG_CONTEXT: dict[str, object] = {}
+_CONTEXT_FIELDS = ("run", "source")
+
+
+class JsonLinesFormatter(logging.Formatter):
+    """One JSON object per record, on one line: time (UTC, ISO 8601), level, logger,
+    message, and run and source when known (`LOG_CONTEXT`, or the record's own). The message
+    and the traceback (field `exception`) go through the guard, as a text line would: masked,
+    escaped, each line of them cut; the newlines between their lines are JSON's `\\n`."""
+
+    def __init__(self, guard: LogGuard) -> None:
+        super().__init__()
+        self.guard = guard
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(
+                timespec="milliseconds").replace("+00:00", "Z"),
+            "level": record.levelname, "logger": record.name,
+            "message": self.guard(record.getMessage())}
+        for field in _CONTEXT_FIELDS:
+            value = getattr(record, field, LOG_CONTEXT.get(field))
+            if value is not None:
+                line[field] = value
+        if record.exc_info:
+            line["exception"] = self.guard(self.formatException(record.exc_info))
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
 def guard_root_logging(guard: LogGuard, level: int | None = None,
-                       fmt: str | None = None) -> None:
+                       fmt: str | None = None, json_lines: bool = False) -> None:
     """Make every handler of the root logger write through `guard`. Without a handler, one
     writing to stderr is added, with bare messages as Python's last-resort handler writes
-    them; `level` sets the root's level, `fmt` the handlers' format. Call it again after
-    anything replaces the handlers (Scrapy does when a crawler starts)."""
+    them; `level` sets the root's level, `fmt` the handlers' format, `json_lines` makes
+    them write JSON lines instead (`JsonLinesFormatter`). Call it again after anything
+    replaces the handlers (Scrapy does when a crawler starts)."""
     root = logging.getLogger()
     if not root.handlers:
         root.addHandler(logging.StreamHandler())
@@ -130,6 +166,9 @@ def guard_root_logging(guard: LogGuard, level: int | None = None,
         root.setLevel(level)
     for handler in root.handlers:
         inner = handler.formatter
+        if json_lines or isinstance(inner, JsonLinesFormatter):
+            handler.setFormatter(JsonLinesFormatter(guard))
+            continue
         if isinstance(inner, GuardedFormatter):
             inner = inner.inner
         if fmt is not None or inner is None:

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Mapping
 
-from pipelines.log_lines import LogGuard, guard_root_logging
+from pipelines.log_lines import JSON_LINES, LogGuard, guard_root_logging
 
 # name → (module, function, one-line summary)
 Commands = Mapping[str, tuple[str, str, str]]
@@ -32,7 +32,8 @@ def listing(prog: str, commands: Commands) -> str:
 def dispatch(prog: str, commands: Commands, argv: list[str]) -> int:
     """Run the command `argv` names with the rest of `argv`; -h/--help lists the commands
     (exit 0), a missing or unknown command is one line plus the list on stderr (exit 2).
-    Whatever the command logs goes through the log guard (pipelines/log_lines.py)."""
+    Whatever the command logs goes through the log guard (pipelines/log_lines.py), as
+    JSON lines when the environment's LOG_FORMAT is `json`."""
     if argv and argv[0] in ("-h", "--help"):
         print(listing(prog, commands))
         return 0
@@ -40,7 +41,8 @@ def dispatch(prog: str, commands: Commands, argv: list[str]) -> int:
         problem = f"unknown command {argv[0]!r}" if argv else "no command given"
         print(f"{prog}: {problem}\n{listing(prog, commands)}", file=sys.stderr)
         return USAGE_ERROR
-    guard_root_logging(LogGuard.from_environment(os.environ))
+    guard_root_logging(LogGuard.from_environment(os.environ),
+                       json_lines=os.environ.get("LOG_FORMAT") == JSON_LINES)
     module_name, function_name, _ = commands[argv[0]]
     function = getattr(importlib.import_module(module_name), function_name)
     return int(function(argv[1:]) or 0)

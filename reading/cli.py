@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 
 from sqlalchemy import func, select
 
@@ -13,6 +12,7 @@ from models.page import Page
 from models.schema import shown_url
 from models.search import reindex_pages
 from reading.options import add_database, add_filters, filters_of, sessions_for
+from reading.progress import Progress
 from reading.query import QueryError
 from reading.search import search
 from reading.snippets import plain
@@ -66,14 +66,6 @@ def search_main(argv: list[str]) -> int:
     return 0
 
 
-def _progress(line: str, last: bool = False) -> None:
-    """A progress line: rewritten in place on a terminal, else only the last one printed."""
-    if sys.stderr.isatty():
-        print(f"\r\x1b[K{line}", end="\n" if last else "", file=sys.stderr, flush=True)
-    elif last:
-        print(line, file=sys.stderr)
-
-
 def reindex_main(argv: list[str]) -> int:
     """Rebuild the search index of every stored page (after an upgrade, or to repair it)."""
     parser = argparse.ArgumentParser(
@@ -88,9 +80,9 @@ def reindex_main(argv: list[str]) -> int:
     if sessions is None:
         return 2
     print(f"reindexing {shown_url(args.database_url)}", file=sys.stderr)
-    started, done, rows, last_id = time.monotonic(), 0, 0, 0
+    rows, last_id = 0, 0
     with sessions() as session:
-        total = session.scalar(select(func.count()).select_from(Page)) or 0
+        pages = Progress("pages", session.scalar(select(func.count()).select_from(Page)) or 0)
         while True:
             ids = list(session.scalars(select(Page.id).where(Page.id > last_id)
                                        .order_by(Page.id).limit(_REINDEX_CHUNK)))
@@ -98,16 +90,14 @@ def reindex_main(argv: list[str]) -> int:
                 break
             rows += reindex_pages(session, ids)
             session.commit()
-            done, last_id = done + len(ids), ids[-1]
-            _progress(f"{done:,} of {total:,} pages, {rows:,} index rows, "
-                      f"{time.monotonic() - started:.0f} s")
-    _progress(f"reindexed {done:,} pages into {rows:,} index rows in "
-              f"{time.monotonic() - started:.1f} s", last=True)
-    grouped = 0
+            last_id = ids[-1]
+            pages.advance(len(ids), f"{rows:,} index rows")
+    pages.finish(f"reindexed {pages.done:,} pages into {rows:,} index rows in "
+                 f"{pages.elapsed():.1f} s")
+    grouped = Progress("articles grouped into stories")
     with sessions() as session:
         while batch := group_new(session):
             session.commit()
-            grouped += batch
-            _progress(f"{grouped:,} articles grouped into stories")
-    _progress(f"grouped {grouped:,} articles into stories", last=True)
+            grouped.advance(batch)
+    grouped.finish(f"grouped {grouped.done:,} articles into stories")
     return 0

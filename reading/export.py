@@ -3,7 +3,8 @@ JSON lines or CSV, oldest first, in constant memory however many rows there are.
 
 Rows are walked through the search index in keyset order (published time, id), a chunk at
 a time, and each chunk's texts are read from their own tables; nothing is held beyond one
-chunk. One schema for every kind, so a CSV has one header.
+chunk. One schema for every kind, so a CSV has one header. Progress goes to stderr
+(`reading.progress`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from models.crawl import Source
 from models.page import Page
 from models.search import SearchDocument
 from reading.options import add_database, add_filters, filters_of, sessions_for
+from reading.progress import Progress
 from reading.query import QueryError, parse
 from reading.search import Filters, filtered, matching, texts_of
 
@@ -72,8 +74,9 @@ def rows(session: Session, query: str | None, filters: Filters,
         session.expunge_all()
 
 
-def write(out: TextIO, records: Iterator[dict[str, Any]], form: str) -> int:
-    """Write the records as JSON lines or CSV; returns how many."""
+def write(out: TextIO, records: Iterator[dict[str, Any]], form: str,
+          progress: Progress | None = None) -> int:
+    """Write the records as JSON lines or CSV, advancing `progress`; returns how many."""
     count = 0
     writer = csv.DictWriter(out, fieldnames=FIELDS) if form == "csv" else None
     if writer:
@@ -84,6 +87,8 @@ def write(out: TextIO, records: Iterator[dict[str, Any]], form: str) -> int:
         else:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
         count += 1
+        if progress is not None:
+            progress.advance()
     return count
 
 
@@ -124,6 +129,8 @@ def export_main(argv: list[str]) -> int:
         with ExitStack() as stack:
             out = (stack.enter_context(open(args.output, "w", encoding="utf-8", newline=""))
                    if args.output else sys.stdout)
-            count = write(out, rows(session, args.query, filters_of(args)), args.format)
-    print(f"exported {count:,} rows", file=sys.stderr)
+            progress = Progress("rows exported")
+            count = write(out, rows(session, args.query, filters_of(args)), args.format,
+                          progress)
+    progress.finish(f"exported {count:,} rows in {progress.elapsed():.1f} s")
     return 0

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+SPIDER = "site"  # the spider whose runs the scheduler starts and `status` shows
+
 
 def start_urls(spider: str) -> str:
     return f"{spider}:start_urls"
+
+
+def queue(spider: str) -> str:
+    """The shared request queue (scrapy-redis's SCHEDULER_QUEUE_KEY, its default)."""
+    return f"{spider}:requests"
 
 
 def _run(spider: str, run_id: object, part: str) -> str:
@@ -49,7 +56,14 @@ def inflight(spider: str, worker: str) -> str:
 
 
 def heartbeat(spider: str, worker: str) -> str:
+    """A worker's heartbeat: the time of its last beat (seconds since the epoch), expiring
+    after three beats."""
     return f"{spider}:worker:{worker}"
+
+
+def worker_status(spider: str, worker: str) -> str:
+    """A hash of a worker's running figures (`crawler.status.live`)."""
+    return f"{spider}:worker-status:{worker}"
 
 
 def domain_leases(domain: str) -> str:

@@ -12,9 +12,12 @@ One run per due source however many schedulers run: a compare-and-set UPDATE of
 `source.last_scheduled_at` claims it (same SQL on PostgreSQL and SQLite; no lock to outlive
 a killed scheduler).
 
+With `--metrics-port` it serves Prometheus metrics: runs started per source, checks, and
+the shared queue (`crawler.metrics`).
+
 Settings (read from crawler/settings.py, not a crawl's `-s`): SCHEDULE_CHECK_SECONDS,
-SCHEDULE_REDIS_TIMEOUT_SECONDS, REVISIT_MAX_PER_RUN; REDIS_URL and DATABASE_URL from the
-environment.
+SCHEDULE_REDIS_TIMEOUT_SECONDS, REVISIT_MAX_PER_RUN, LOG_FORMAT, METRICS_HOST; REDIS_URL,
+DATABASE_URL and METRICS_PORT from the environment.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import NamedTuple
 
 from croniter import croniter
+from prometheus_client import CollectorRegistry
 from redis import Redis, RedisError
 from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
@@ -36,17 +40,20 @@ from sqlalchemy.orm import Session, sessionmaker
 from tzlocal import get_localzone
 
 from crawler import settings
+from crawler.cluster.keys import SPIDER
 from crawler.cluster.runs import push_start_urls
+from crawler.metrics.cluster import ClusterCollector
+from crawler.metrics.names import SchedulerMetrics
+from crawler.metrics.serve import serve
 from crawler.revisits import due_revisits, revisits_per_run
 from crawler.sources import target_of
 from models.crawl import Source
 from models.db import session_factory
 from models.schema import DatabaseNotReady, DatabaseUnreachable, check_schema, shown_url
 from models.store import start_run
-from pipelines import LogGuard, LogLineParams, guard_root_logging, zone_named
+from pipelines import JSON_LINES, LogGuard, LogLineParams, guard_root_logging, zone_named
 
 logger = logging.getLogger(__name__)
-SPIDER = "site"
 NO_REDIS = ("the scheduler starts runs on the shared Redis frontier that the workers read: "
             "set REDIS_URL or pass --redis-url")
 
@@ -206,12 +213,23 @@ def parser() -> argparse.ArgumentParser:
     result.add_argument("--redis-url",
                         help="the Redis of the shared frontier the workers read (default: "
                              "$REDIS_URL; one of the two is required)")
+    result.add_argument("--metrics-port", type=int, metavar="PORT",
+                        help="serve Prometheus metrics on this port (0: a free one, logged; "
+                             "default: $METRICS_PORT, else none); long-running only")
+    result.add_argument("--metrics-host", default=settings.METRICS_HOST,
+                        help=f"the address metrics listen on (default: $METRICS_HOST, else "
+                             f"{settings.METRICS_HOST})")
     return result
+
+
+def _port(value: str | None) -> int | None:
+    """METRICS_PORT from the environment (a value that is no port number: none)."""
+    return int(value) if value and value.strip().isdigit() else None
 
 
 def main(argv: list[str]) -> int:
     """Exit 0 after a --once check or a signal; 1 when --once cannot check or the database
-    has no schema; 2 without a Redis URL."""
+    has no schema; 2 without a Redis URL, or when its metrics cannot be served."""
     args = parser().parse_args(argv)
     redis_url = args.redis_url or os.environ.get("REDIS_URL")
     if not redis_url:
@@ -220,23 +238,43 @@ def main(argv: list[str]) -> int:
     guard = LogGuard.from_environment(os.environ, (args.database_url, redis_url), LogLineParams(
         settings.LOG_LINE_MAX_CHARS, settings.LOG_RECORD_MAX_LINES))
     guard_root_logging(guard, level=logging.WARNING if args.once else logging.INFO,
-                       fmt="%(asctime)s %(levelname)s %(message)s")
+                       fmt="%(asctime)s %(levelname)s %(message)s",
+                       json_lines=settings.LOG_FORMAT == JSON_LINES)
     timeout = settings.SCHEDULE_REDIS_TIMEOUT_SECONDS
     server = Redis.from_url(redis_url, socket_connect_timeout=timeout, socket_timeout=timeout)
     sessions = session_factory(args.database_url)
     if args.once:
+        if args.metrics_port is not None:
+            print("schedule: --metrics-port serves a long-running scheduler, not --once",
+                  file=sys.stderr)
+            return 2
         try:
             print(report(check(sessions, server)))
         except (Unavailable, DatabaseNotReady) as error:
             print(f"schedule: {error}", file=sys.stderr)
             return 1
         return 0
-    return _run_forever(sessions, server, args.every)
+    metrics = None
+    port = args.metrics_port if args.metrics_port is not None else _port(
+        os.environ.get("METRICS_PORT"))
+    if port is not None:
+        registry = CollectorRegistry()
+        metrics = SchedulerMetrics.create(registry)
+        registry.register(ClusterCollector.for_url(redis_url, SPIDER))
+        try:
+            serve(registry, args.metrics_host, port, "scheduler")
+        except (OSError, OverflowError) as error:
+            print(f"schedule: cannot serve metrics on {args.metrics_host}:{port}: {error}",
+                  file=sys.stderr)
+            return 2
+    return _run_forever(sessions, server, args.every, metrics)
 
 
-def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float) -> int:
+def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float,
+                 metrics: SchedulerMetrics | None = None) -> int:
     """Check every `every` seconds until SIGTERM or Ctrl-C; an unreachable service is a
-    warning and the next check retries, a database without the schema ends it."""
+    warning and the next check retries, a database without the schema ends it. Each check
+    and each run started is counted in `metrics`, if given."""
     stopping: list[bool] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopping.append(True))
@@ -246,12 +284,18 @@ def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float) -
             started = check(sessions, server)
         except Unavailable as error:
             logger.warning("%s; retrying in %g s", error, every)
+            if metrics:
+                metrics.checks.labels("unavailable").inc()
         except DatabaseNotReady as error:
             logger.error("%s", error)
             return 1
         else:
             if started:
                 logger.info("%s", report(started))
+            if metrics:
+                metrics.checks.labels("ok").inc()
+                for run in started:
+                    metrics.runs_started.labels(run.source).inc()
         deadline = time.monotonic() + every
         while time.monotonic() < deadline and not stopping:
             time.sleep(min(0.2, every))

@@ -125,7 +125,7 @@ class AckScheduler(Scheduler):
         reach is logged once per outage, and the next beat tries again."""
         try:
             uptime = self._check_restart()
-            self.server.set(keys.heartbeat(self.spider.name, self.worker), "1",
+            self.server.set(keys.heartbeat(self.spider.name, self.worker), f"{time.time():.3f}",
                             ex=max(1, int(3 * self.heartbeat_seconds)))
             self._send_unsent()
             self.spider.requests_done(())  # settles buffered during an outage

@@ -1,5 +1,6 @@
 """`scrapy crawl SPIDER`: Scrapy's command, with the spider's arguments and the database
-checked before the crawl starts.
+checked before the crawl starts, and its log written as JSON lines from the first one when
+LOG_FORMAT is `json`.
 
 A spider class may define `preflight(settings, arguments)`, raising ArgumentError or
 DatabaseNotReady; either is printed as one line and the command exits non-zero without
@@ -17,6 +18,7 @@ from scrapy.crawler import Crawler
 from scrapy.spiderloader import get_spider_loader
 
 from crawler.arguments import ArgumentError
+from crawler.log_guard import json_lines_from_start
 from models.schema import DatabaseNotReady
 
 EXIT_ARGUMENTS = 2
@@ -40,9 +42,10 @@ class Command(crawl.Command):
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         super().process_options(args, opts)
+        assert self.settings is not None
+        json_lines_from_start(self.settings)  # before Scrapy makes its first log handler
         if len(args) != 1:
             return  # Scrapy's run() reports the usage error
-        assert self.settings is not None
         try:
             spidercls = get_spider_loader(self.settings).load(args[0])
         except KeyError:

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import scrapy
+from pydispatch.dispatcher import getAllReceivers
 from redis.exceptions import RedisError
 from scrapy import signals
 from scrapy.crawler import Crawler
@@ -63,6 +64,8 @@ PRIORITY_START = 100
 PRIORITY_NEXT_PAGE = 60
 PRIORITY_RECORD = 50
 PRIORITY_LINK = 0
+# signal: `value` added to the statistic `name` of the request whose meta is `meta`
+counted = object()
 _SKIPPED_TYPES = (b"image/", b"audio/", b"video/", b"application/pdf", b"application/zip",
                   b"application/octet-stream", b"font/")
 
@@ -78,6 +81,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
 
     name = "site"
     ledger: RunLedger | None = None  # set by the cluster scheduler in distributed mode
+    _counted_receivers: bool | None = None  # whether anything listens to `counted`
 
     def __init__(self, **kwargs: Any) -> None:
         self.arguments = SpiderArguments.parse(kwargs)  # ArgumentError names a wrong one
@@ -345,11 +349,17 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         """A page dropped (empty, binary) or broken in a stage is done too."""
         self.request_done(item.meta)
 
-    def count(self, meta: dict[str, Any], name: str, value: int = 1) -> None:
-        """Count an event in this worker's stats and, in a cluster, in its run's stats."""
+    def count(self, meta: Mapping[str, Any], name: str, value: int = 1) -> None:
+        """Count an event in this worker's stats and, in a cluster, in its run's stats; the
+        `counted` signal tells the metrics (`crawler.metrics.worker`)."""
         self.crawler.stats.inc_value(name, value)
         if self.ledger is not None and meta.get("run_id") is not None:
             self.ledger.count(meta["run_id"], name, value)
+        if self._counted_receivers is None:  # known once the extensions are connected
+            self._counted_receivers = any(
+                getAllReceivers(self.crawler.signals.sender, counted))
+        if self._counted_receivers:  # a signal nobody hears still costs its dispatch
+            self.crawler.signals.send_catch_log(counted, meta=meta, name=name, value=value)
 
     def kept_out(self, meta: dict[str, Any], limit: str, key: object, message: str,
                  *args: object) -> None:

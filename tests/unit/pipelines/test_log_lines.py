@@ -4,14 +4,17 @@ logger wrote them; the command-line tools write through the same guard."""
 from __future__ import annotations
 
 import io
+import json
 import logging
 import subprocess
 import sys
 from pathlib import Path
 
 from pipelines.log_lines import (
+    LOG_CONTEXT,
     MASK,
     GuardedFormatter,
+    JsonLinesFormatter,
     LogGuard,
     bounded,
     mask_credentials,
@@ -101,3 +104,40 @@ def test_the_command_line_tools_log_through_the_guard() -> None:
     assert done.returncode == 0, done.stderr
     assert "zzzz" in done.stderr and "envsecret" not in done.stderr
     assert max(map(len, done.stderr.splitlines())) <= LogLineParams().line_max_chars
+
+
+def _json_line(guard: LogGuard, record: logging.LogRecord) -> dict[str, object]:
+    line = JsonLinesFormatter(guard).format(record)
+    assert "\n" not in line
+    return json.loads(line)
+
+
+def test_json_lines_carry_the_fields_guarded() -> None:
+    guard = LogGuard(("s3cret",), SMALL)
+    record = logging.LogRecord("crawler.x", logging.WARNING, __file__, 1,
+                               "fetch failed %s: %s", ("http://u:s3cret@a.cn/p", "x" * 500),
+                               None)
+    LOG_CONTEXT.update(run=7, source="example-news")
+    try:
+        line = _json_line(guard, record)
+    finally:
+        LOG_CONTEXT.clear()
+    assert line["level"] == "WARNING" and line["logger"] == "crawler.x"
+    assert line["run"] == 7 and line["source"] == "example-news"
+    assert str(line["time"]).endswith("Z")
+    message = str(line["message"])
+    assert "s3cret" not in message and MASK in message
+    assert len(message) <= SMALL.line_max_chars and "characters]" in message
+
+
+def test_json_lines_keep_a_record_s_own_run_and_its_traceback() -> None:
+    try:
+        raise ValueError("bad\npage")
+    except ValueError:
+        record = logging.LogRecord("crawler.y", logging.ERROR, __file__, 1, "broke", (),
+                                   sys.exc_info())
+    record.run = 12
+    line = _json_line(LogGuard(), record)
+    assert line["run"] == 12 and "source" not in line
+    assert "ValueError: bad" in str(line["exception"])
+

@@ -183,9 +183,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         if send_body:
-            self.wfile.write(response.body)
-            with demo._lock:
+            with demo._lock:  # counted before the client can read it
                 demo.sent[urlsplit(self.path).path] += len(response.body)
+            self.wfile.write(response.body)
 
     def log_message(self, format: str, *args: object) -> None:
         if self.server.demo.verbose:

@@ -93,7 +93,7 @@ def claim_time(source: Source, now: datetime) -> datetime:
     """The start an interval source's run is recorded with: the moment it fell due, when that
     was less than one interval ago, so its runs keep their cadence (a run every
     `interval_seconds`, not every interval plus the scheduler's check delay, which added up
-    to 30 s a run with the default check: 5-minute runs every 5.5 minutes); else `now`."""
+    to 30 s a run with the default check: 5-minute runs up to 5.5 minutes apart); else `now`."""
     last, every = source.last_scheduled_at, source.interval_seconds
     if source.cron or not every or last is None:
         return now

@@ -40,6 +40,7 @@ bench: install
 	$(PY) -m bench.alerts
 	$(PY) -m bench.crawl --scale 4 --repeat 3
 	$(PY) -m bench.soak --scale 72 --distributed
+	$(PY) -m bench.freshness
 
 # Service faults at length (Redis restarts, a killed worker, a database partition) on a
 # larger demo site; prints the table of docs/RELIABILITY.md. Minutes; not part of `make test`.

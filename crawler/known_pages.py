@@ -22,10 +22,16 @@ _NOT_STORED = object()
 
 class KnownDetailPages:
     """Answers 'which of these URLs are stored articles (news, blog, forum threads) not due
-    for a revisit at this time?', each page's next visit remembered for the worker's life
-    (up to MEMO_LIMIT), one database query in flight at a time. A run skips those; lists
-    and 'other' pages (a hub the classifier was unsure of, a forum's index of boards) are
+    for a revisit at this time?', one database query in flight at a time. A run skips those;
+    lists and 'other' pages (a hub the classifier was unsure of, a forum's index of boards) are
     fetched again, since new articles appear there.
+
+    A page's next visit is remembered (up to MEMO_LIMIT pages) only until it is due: an
+    answer "not stored" or "due" is asked again, since the page may have been stored or
+    revisited (and rescheduled) since. A long-lived cluster worker that kept such answers
+    fetched every article it had once found due, or new, again in every later run (the live
+    demo: each article on every 5-minute cycle; docs/BENCHMARKS.md, "Freshness"). Within a
+    run the run's own seen-set keeps a URL from being asked twice.
 
     `stored_details` answers with the stored articles among some URLs and their next visit
     (None: never)."""
@@ -41,11 +47,10 @@ class KnownDetailPages:
     async def among(self, urls: Iterable[str], now: datetime) -> set[str]:
         """The URLs that are stored detail pages not due at `now`. Raises the database's
         error, if any, to every page that waited for the failed query."""
-        urls = set(urls)
-        unasked = {url for url in urls if url not in self._due}
+        urls, moment = set(urls), now.timestamp()
+        unasked = {url for url in urls if self._due.get(url, -math.inf) <= moment}
         if unasked:  # shielded: a page cancelled while waiting cancels no other page's answer
             await asyncio.shield(self._ask(unasked))
-        moment = now.timestamp()
         return {url for url in urls if self._due.get(url, -math.inf) > moment}
 
     def _ask(self, urls: set[str]) -> asyncio.Future[None]:

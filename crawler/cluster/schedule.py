@@ -96,6 +96,29 @@ def is_due(source: Source, now: datetime, local_zone: tzinfo | None = None) -> b
         seconds=source.interval_seconds) <= now
 
 
+def claim_time(source: Source, now: datetime) -> datetime:
+    """The start an interval source's run is recorded with: the moment it fell due, when that
+    was less than one interval ago, so its runs keep their cadence (a run every
+    `interval_seconds`, not every interval plus the scheduler's check delay, which added up
+    to 30 s a run with the default check: 5-minute runs up to 5.5 minutes apart); else `now`."""
+    last, every = source.last_scheduled_at, source.interval_seconds
+    if source.cron or not every or last is None:
+        return now
+    due = last + timedelta(seconds=every)
+    return due if due <= now < due + timedelta(seconds=every) else now
+
+
+def next_start(source: Source, started: datetime, local_zone: tzinfo | None = None) -> datetime:
+    """When the run after one started at `started` falls due (`started` for a source that
+    runs only when asked)."""
+    if source.cron:
+        zone = source_zone(source, local_zone or get_localzone())
+        return croniter(source.cron, started.astimezone(zone)).get_next(datetime)
+    if source.interval_seconds:
+        return started + timedelta(seconds=source.interval_seconds)
+    return started
+
+
 def due_sources(sessions: sessionmaker[Session], now: datetime,
                 local_zone: tzinfo | None = None) -> list[Source]:
     """The enabled sources due at `now`; one whose cron, page-type rules or settings are
@@ -118,21 +141,26 @@ def start_if_unclaimed(sessions: sessionmaker[Session], server: Redis, source: S
                        now: datetime) -> int | None:
     """Start a run of `source`, read as due, unless another scheduler did since it was read.
 
-    The claim (last_scheduled_at still as read → now), the CrawlRun row and the push of its
-    start URLs commit together: a push that fails leaves the source unclaimed and due."""
+    The claim (last_scheduled_at still as read → its `claim_time`), the CrawlRun row and the
+    push of its start URLs commit together: a push that fails leaves the source unclaimed
+    and due. The run revisits the articles due before the next run would start, so no
+    revisit waits up to a whole schedule period past its interval (docs/BENCHMARKS.md,
+    "Freshness")."""
     was = Source.last_scheduled_at
     unchanged = was.is_(None) if source.last_scheduled_at is None else (
         was == source.last_scheduled_at)
+    claimed = claim_time(source, now)
     with sessions.begin() as session:
         claim = session.execute(update(Source).where(Source.id == source.id, unchanged)
-                                .values(last_scheduled_at=now)
+                                .values(last_scheduled_at=claimed)
                                 .execution_options(synchronize_session=False))
         if claim.rowcount != 1:
             return None
         run_id = start_run(session, SPIDER, source.id)
         limit = revisits_per_run(None, target_of(source).settings)
         push_start_urls(server, SPIDER, run_id, source.id, source.start_urls,
-                        due_revisits(session, source.id, now, limit))
+                        due_revisits(session, source.id, max(next_start(source, claimed), now),
+                                     limit))
     return run_id
 
 

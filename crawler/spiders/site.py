@@ -63,11 +63,20 @@ from pipelines import feed_links, later_thread_pages
 PRIORITY_START = 100
 PRIORITY_NEXT_PAGE = 60
 PRIORITY_RECORD = 50
+# A due revisit goes after the run's new articles (list records, feed and sitemap entries
+# from 55 down to 5), before plain links: behind a burst of revisits a new article waited
+# for all of them (the live demo: docs/BENCHMARKS.md, "Freshness").
+PRIORITY_REVISIT = 2
 PRIORITY_LINK = 0
 # signal: `value` added to the statistic `name` of the request whose meta is `meta`
 counted = object()
 _SKIPPED_TYPES = (b"image/", b"audio/", b"video/", b"application/pdf", b"application/zip",
                   b"application/octet-stream", b"font/")
+
+
+def start_priority(meta: dict[str, Any]) -> int:
+    """A run's own request: a start URL first, a due revisit after the new articles."""
+    return PRIORITY_REVISIT if REVISIT in meta else PRIORITY_START
 
 
 class SiteSpider(RedisMixin, scrapy.Spider):
@@ -169,7 +178,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             return
         run = {"run_id": self.run_id, "source_id": target.source_id, "depth": 0}
         for url, extra in [*((url, {}) for url in target.start_urls), *revisits]:
-            request = self.page_request(url, {**run, **extra}, PRIORITY_START, refresh=True)
+            request = self.page_request(url, {**run, **extra}, start_priority(extra),
+                                        refresh=True)
             if request is not None:
                 yield request
 
@@ -208,8 +218,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
     def make_request_from_data(self, data: bytes) -> scrapy.Request | None:
         """A start URL pushed to Redis by a run's starter: {"url", "meta"}."""
         entry = json.loads(data)
-        return self.page_request(entry["url"], entry.get("meta", {}), PRIORITY_START,
-                                 refresh=False)
+        meta = entry.get("meta", {})
+        return self.page_request(entry["url"], meta, start_priority(meta), refresh=False)
 
     def page_request(self, url: str, meta: dict[str, Any], priority: int,
                      refresh: bool = False) -> scrapy.Request | None:

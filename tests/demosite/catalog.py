@@ -65,11 +65,12 @@ class SiteConfig:
 
 @dataclass(frozen=True)
 class Comment:
-    """A reader comment or forum reply."""
+    """A reader comment or forum reply; `cid`, its id on the page, only on the live site."""
 
     author: str
     when: datetime
     text: str
+    cid: int | None = None
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 `DemoServer` keeps one `Site` per edition built from a shared catalog, so switching
 edition mid-test (`set_edition`) changes list pages while detail pages stay identical.
+With `live`, it serves the live site instead (tests/demosite/live.py), which changes by
+itself once `live.start()` is called.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from urllib.parse import urlsplit
 
 from tests.demosite.catalog import Catalog, SiteConfig
 from tests.demosite.faults import Faults, Response
+from tests.demosite.live import LiveConfig, LiveSite
 from tests.demosite.site import Site
 
 NOT_FOUND = ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>404 页面不存在</title>'
@@ -29,14 +32,16 @@ class DemoServer:
     def __init__(self, seed: int = 0, edition: int = 0, *, host: str = "127.0.0.1",
                  port: int = 0, faults: bool = False, slow_seconds: float = 5.0,
                  latency: float = 0.0, config: SiteConfig | None = None,
-                 verbose: bool = False) -> None:
+                 verbose: bool = False, live: LiveConfig | None = None) -> None:
         self.catalog = Catalog(seed, config)
+        self.live = LiveSite(self.catalog, live) if live is not None else None
         self.faults = Faults(slow_seconds) if faults else None
         self.latency = latency  # seconds each answer takes, as a distant server's would
         self.verbose = verbose
         self._sites: dict[int, Site] = {}
         self._lock = threading.Lock()
         self.hits: Counter[str] = Counter()  # GETs per path: lets tests prove "fetched once"
+        self.sent: Counter[str] = Counter()  # body bytes sent per path (a 304 sends none)
         self.in_flight = self.most_in_flight = 0  # requests being answered: proves politeness
         self.set_edition(edition)
         self.httpd = _HTTPServer((host, port), _Handler)
@@ -51,8 +56,8 @@ class DemoServer:
 
     @property
     def site(self) -> Site:
-        """The site at the edition currently served."""
-        return self._sites[self.edition]
+        """The site at the edition currently served (the live site as it stands, if live)."""
+        return self.live.site() if self.live is not None else self._sites[self.edition]
 
     def set_edition(self, edition: int) -> None:
         """Serve `edition` from now on (built on first use, then cached)."""
@@ -178,6 +183,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         self.end_headers()
         if send_body:
+            with demo._lock:  # counted before the client can read it
+                demo.sent[urlsplit(self.path).path] += len(response.body)
             self.wfile.write(response.body)
 
     def log_message(self, format: str, *args: object) -> None:

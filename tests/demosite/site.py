@@ -82,12 +82,13 @@ class Site:
     """All pages of the demo site at one edition, keyed by absolute path."""
 
     def __init__(self, seed: int = 0, edition: int = 0, config: SiteConfig | None = None,
-                 catalog: Catalog | None = None) -> None:
+                 catalog: Catalog | None = None, items: list[Item] | None = None) -> None:
+        """`items` (the live site's current ones) replace the catalog's of `edition`."""
         self.catalog = catalog or Catalog(seed, config)
         self.seed = self.catalog.seed
         self.edition = edition
         self.config = self.catalog.config
-        self.items: list[Item] = self.catalog.items(edition)
+        self.items: list[Item] = items if items is not None else self.catalog.items(edition)
         self.pages: dict[str, Page] = {}
         self._add(Page(STYLESHEET, CSS, "text/css", None))
         self._add(Page(AD_IMAGE, GIF_1X1, "image/gif", None))

@@ -44,9 +44,14 @@ def article_page(item: Item) -> str:
     return render[f.template_of(item)](item)
 
 
+def _comment_id(cid: int | None) -> str:
+    """The comment's own id attribute: live-site comments carry one, as real sites' do."""
+    return f' id="comment-{cid}"' if cid is not None else ""
+
+
 def _zh_comments(item: Item) -> str:
     rows = "".join(
-        f'<div class="comment"><span class="user">{esc(c.author)}</span>'
+        f'<div class="comment"{_comment_id(c.cid)}><span class="user">{esc(c.author)}</span>'
         f'<span class="time">{f.shown_time(item, c.when)}</span><p>{esc(c.text)}</p></div>'
         for c in item.comments
     )
@@ -112,10 +117,12 @@ def _news_en(item: Item) -> str:
                     body_class="story-page")
 
 
-def _forum_post(item: Item, floor: int, author: str, shown: str, text_html: str) -> str:
+def _forum_post(item: Item, floor: int, author: str, shown: str, text_html: str,
+                pid: int | None = None) -> str:
+    """One post; its id is its `pid` (stable when earlier replies are deleted), else its floor."""
     label = "楼主" if floor == 1 else FLOOR_NAMES.get(floor, f"#{floor}")
     return (
-        f'<table class="post" id="post-{floor}"><tr><td class="pls">'
+        f'<table class="post" id="post-{pid or floor}"><tr><td class="pls">'
         f'<div class="user"><a href="/forum/">{esc(author)}</a></div>'
         f'<div class="level">积分：{_stable(author, 5000)}</div></td>'
         f'<td class="plc"><div class="pi"><strong>{label}</strong> '
@@ -130,7 +137,8 @@ def thread_page(item: Item) -> str:
     number, name = BOARD_BY_TOPIC[item.group]
     posts = [_forum_post(item, 1, item.author, f.shown_time(item), paragraphs(item.paragraphs))]
     posts += [
-        _forum_post(item, floor, c.author, f.shown_time(item, c.when), paragraphs([c.text]))
+        _forum_post(item, floor, c.author, f.shown_time(item, c.when), paragraphs([c.text]),
+                    c.cid)
         for floor, c in enumerate(item.comments, start=2)
     ]
     body = (

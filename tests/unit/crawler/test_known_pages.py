@@ -55,7 +55,7 @@ def test_pages_asking_while_a_query_runs_share_the_next_query() -> None:
     assert threading.main_thread().name not in database.threads  # the reactor never waits
     assert asyncio.run(known.among({"http://a.cn/1.html", "http://a.cn/list/"}, NOW)) == {
         "http://a.cn/1.html"}
-    assert len(database.queries) == 2  # remembered answers ask nothing
+    assert database.queries[2:] == [["http://a.cn/list/"]]  # a stored page's answer is kept
 
 
 def test_a_failed_query_reaches_every_page_that_waited_for_it_and_is_not_remembered() -> None:
@@ -107,6 +107,20 @@ def test_a_stored_article_is_known_until_its_next_visit_is_due() -> None:
     known = KnownDetailPages(database)
     urls = set(stored) | {"http://a.cn/new.html"}
     assert asyncio.run(known.among(urls, NOW)) == {"http://a.cn/t.html", "http://a.cn/old.html"}
+    assert asyncio.run(known.among(urls, NOW)) == {"http://a.cn/t.html", "http://a.cn/old.html"}
+    assert database.queries[1:] == [["http://a.cn/new.html"]]  # known pages are not asked
     later = asyncio.run(known.among(urls, due_at))
     assert later == {"http://a.cn/old.html"}  # due now: fetched again; never due: skipped
-    assert len(database.queries) == 1  # the memo keeps the due time, not a yes or no
+    assert database.queries[2:] == [["http://a.cn/new.html", "http://a.cn/t.html"]]
+
+
+def test_a_page_stored_or_revisited_since_it_was_asked_is_known_at_the_next_ask() -> None:
+    """A long-lived worker: the article a run found new, or revisited, is not fetched again
+    by the next run's links before its next visit is due."""
+    due_at = NOW + timedelta(hours=1)
+    stored: dict[str, datetime | None] = {"http://a.cn/t.html": NOW}
+    known = KnownDetailPages(FakeDatabase(stored=stored))
+    urls = {"http://a.cn/t.html", "http://a.cn/new.html"}
+    assert asyncio.run(known.among(urls, NOW)) == set()  # due, and not stored: both fetched
+    stored.update({"http://a.cn/t.html": due_at, "http://a.cn/new.html": due_at})
+    assert asyncio.run(known.among(urls, NOW + timedelta(minutes=5))) == urls

@@ -1,0 +1,36 @@
+"""A scheduled source keeps up with the live demo site (bench/freshness.py, compressed):
+the scheduler, a worker on a Redis of its own and PostgreSQL, with every interval divided
+by the time scale. The long run, an hour with the default revisit policy, is
+`python -m bench.freshness` (docs/BENCHMARKS.md, "Freshness"); these 12 simulated minutes
+revisit every 5 (the source's REVISIT_MIN_INTERVAL), so that comments' windows close
+within the run and are judged, not censored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench.freshness import GOAL_SHARE, Policy, measure, render
+from tests.demosite import SiteConfig
+from tests.demosite.live import LiveConfig
+
+SCALE = 30.0  # 12 simulated minutes in 24 s, the 5-minute schedule every 10 s
+SMALL_SITE = SiteConfig(articles_per_section=3, threads_per_board=2, blog_posts=4)
+BUSY = LiveConfig(scale=SCALE, duration=720, items_per_hour=150, comments_per_hour=600,
+                  comment_edits_per_hour=20, comment_deletes_per_hour=20,
+                  article_edits_per_hour=10, open_items=12)
+
+
+def test_a_scheduled_source_keeps_up_with_the_live_site(postgres_admin_url: str,
+                                                        tmp_path: Path) -> None:
+    policy = Policy(revisit_min=300.0)
+    report = measure(SCALE, live=BUSY, policy=policy, admin_url=postgres_admin_url,
+                     site=SMALL_SITE, tail=300, log_folder=tmp_path)
+    shown = render(report, policy)
+    assert report.changes["item"] >= 20 and report.changes["comment"] >= 80, shown
+    assert report.changes.get("comment_edit") and report.changes.get("comment_delete"), shown
+    assert report.articles.missed == 0 and report.articles.share_within >= GOAL_SHARE, shown
+    assert len(report.comments.delays) >= 30, shown
+    assert report.comments.share_within >= GOAL_SHARE, shown
+    assert report.duplicates.duplicated == 0, shown
+    # revisits ask for a change: unchanged pages cost a 304, not their bytes
+    assert report.bytes < report.naive_bytes / 2, shown

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from pipelines.article.body import density, render
+from pipelines.article.body.headline_header import headline_headers
 from pipelines.article.boilerplate import find_noise
 from pipelines.article.comments import (
     OpeningPost,
@@ -161,11 +162,13 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     removed |= set(find_noise(markup))
     deadline.check("boilerplate")
     opening = opening_post(posts[0], doc.fetched_at, markup) if posts else None
-    found = _body(doc, removed, posts, opening, params, markup)
+    headers = headline_headers(markup) - removed
+    found = _body(doc, removed | headers, posts, opening, params, markup)
     removed |= found.dropped
     deadline.check("article body")
-    # the metadata reads byline lines and a thread's post header; the body leaves them out
-    read = _read_lines(found, removed, markup, opening)
+    # the metadata reads byline lines, the headline's header and a thread's post header; the
+    # body leaves them out
+    read = _read_lines(found, removed, markup, opening) | headers
     text = render.to_text(found.content, removed | read)
     deadline.check("body text")
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,

@@ -134,16 +134,32 @@ def extract_article(
     params: DensityParams = DENSITY,
     deadline: Deadline = NO_DEADLINE,
     forum: bool = False,
+    later_page: bool = False,
 ) -> ArticleData:
     """Body (text and clean HTML), metadata and comments, without a second parse. `forum`:
     the page was typed a forum thread, so a lone post is its opening post (lone_post).
+    `later_page`: the page is a thread's later page (thread_pages.thread_first_page), whose
+    posts are all replies: comments, no body, no author or time of its own.
     Raises OutOfTimeError when the deadline passes, checked between stages."""
     with _no_cycle_collection():
-        return _extract(doc, exclude, params, deadline, forum)
+        return _extract(doc, exclude, params, deadline, forum, later_page)
+
+
+def _replies_only(doc: Document, posts: list, groups: list, markup: Markup,
+                  deadline: Deadline) -> ArticleData:
+    """A thread's later page: every post a reply, the title and language the page's (the
+    replies' prose tells the language), no body."""
+    prose = render.to_text(posts, set())
+    meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, "", set(posts),
+                            markup, None, doc.zone, prose)
+    return ArticleData(title=meta.title, source=meta.source, language=meta.language,
+                       comments=_comments([], posts, doc.fetched_at, groups, markup, meta.zone,
+                                          deadline))
 
 
 def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
-             params: DensityParams, deadline: Deadline, forum: bool) -> ArticleData:
+             params: DensityParams, deadline: Deadline, forum: bool,
+             later_page: bool = False) -> ArticleData:
     # The markup table also holds every element, which keeps its lxml proxy alive: later
     # walks reuse it instead of building a new one (a Python class lookup) on every visit.
     markup = read_markup(doc.body)
@@ -153,6 +169,8 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     posts = find_posts(markup, doc.fetched_at, groups)  # forum: 1st post is the body
     lone = lone_post(markup, doc.fetched_at) if forum and not posts else None
     posts = posts or ([lone] if lone is not None else [])
+    if later_page and posts:
+        return _replies_only(doc, posts, groups, markup, deadline)
     replies = posts[1:]
     removed |= set(replies)
     deadline.check("forum posts")

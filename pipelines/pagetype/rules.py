@@ -5,8 +5,9 @@ Per-site rules (from the `Source` row) come first and override the built-ins.
 Built-ins are kept only when they are precise on labelled pages
 (`python -m bench.pagetype` prints each rule's precision); a rule whose pattern
 also fits another type's pages (e.g. `/blog/` fits both posts and blog indexes)
-is left to the classifier. Order matters: pagination and archives are checked
-before the article patterns they could otherwise be mistaken for.
+is left to the classifier. Order matters: forum threads are checked before pagination
+(a thread's later page is the thread), pagination and archives before the article
+patterns they could otherwise be mistaken for.
 """
 
 from __future__ import annotations
@@ -89,6 +90,13 @@ def _rule(name: str, page_type: str, pattern: str) -> BuiltinRule:
 
 _SLUG = r"[^/?#]*[a-z0-9][^/?#]*"  # a non-empty path segment
 BUILTIN_RULES: tuple[BuiltinRule, ...] = (
+    # Forum threads: Discuz (thread-T-P(-L).html, mod=viewthread), phpBB, vBulletin, phpwind,
+    # XenForo, Tieba, Tianya; before pagination, as a thread's later page (`&page=2`) is the
+    # thread's.
+    _rule("forum_thread", "forum",
+          r"(viewthread|/thread-\d+-\d+(-\d+)?\.html|viewtopic\.php|showthread\.php|"
+          r"read\.php\?tid=|/threads/" + _SLUG + r"|tieba\.baidu\.com/p/\d+|"
+          r"bbs\.[^/]+/post-[\w-]+\.shtml)"),
     # Paged listings: /page/3, ?page=2, ?paged=2, PAGEN_1=5, /Seite/3, index_2.html, list_3.html.
     _rule("pagination", "list",
           r"(/page/\d+/?$|[?&](page|paged|pn|pagen_\d+)=\d+|/seite/\d+|"
@@ -97,12 +105,6 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
     # Baidu Tieba bars.
     _rule("forum_board", "list",
           r"(forumdisplay|viewforum\.php|/(forum|board)-\d+-\d+\.html|tieba\.baidu\.com/f\?)"),
-    # Forum threads: Discuz (thread-T-P(-L).html, mod=viewthread), phpBB, vBulletin, phpwind,
-    # XenForo, Tieba, Tianya.
-    _rule("forum_thread", "forum",
-          r"(viewthread|/thread-\d+-\d+(-\d+)?\.html|viewtopic\.php|showthread\.php|"
-          r"read\.php\?tid=|/threads/" + _SLUG + r"|tieba\.baidu\.com/p/\d+|"
-          r"bbs\.[^/]+/post-[\w-]+\.shtml)"),
     # Date archives: a path that ends right after /YYYY/, /YYYY/MM/ or /YYYY/MM/DD/ (or names
     # that page YYYY.html, YYYY/MM.html …), under segments that are no numbers (a post
     # /2013/03/11/2012/ is none). Each segment is read once, atomically: the segment pattern

@@ -112,6 +112,13 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
     _rule("date_archive", "list",
           r"^[a-z]+://[^/]+(?>/(?=[\w-]*[a-z_-])[\w-]*)*/(19|20)\d\d(/[01]\d(/[0-3]\d)?)?"
           r"(/|\.s?html?)?$"),
+    # Taxonomy archives of blog and news themes (Hexo, Hugo, Jekyll, WordPress, Pelican): the
+    # posts of one tag, category or label, however few (a tag of one post is still its list);
+    # the index of all tags (`/tags/`, a cloud) has no slug after the segment. A tag's later
+    # pages: `/category/x2.html` here, `/tag/x/page/2/` under pagination.
+    _rule("taxonomy_archive", "list",
+          r"^[a-z]+://[^/]+(?:/[^/?#]+)*/(?:tags?|categor(?:y|ies)|labels?)/[^/?#]+?"
+          r"(?:/|\d*\.s?html?)$"),
     # Blog hosts with a post path (dated slug or Tumblr post id).
     _rule("blog_host_post", "blog",
           r"^[a-z]+://[^/]*(\.wordpress\.com|\.blogspot\.[a-z.]+|\.tumblr\.com)/"
@@ -120,8 +127,9 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
     _rule("portal_article", "news",
           r"(/doc-i[a-z0-9]+\.s?html|163\.com/(dy/)?article/\w+\.html|qq\.com/a/\d{8}/|"
           r"/content_\d+\.s?html?)"),
-    # Encyclopaedia articles are reference pages, not news, blogs or lists.
-    _rule("wiki_article", "other", r"(wikipedia\.org/wiki/|baike\.baidu\.com/item/)"),
+    # Encyclopaedia and wiki pages (MediaWiki's /wiki/Page, a site's /wiki/ section) are
+    # reference pages, not news, blogs or lists.
+    _rule("wiki_article", "other", r"(/wiki/[^?#]|baike\.baidu\.com/item/)"),
 )
 
 

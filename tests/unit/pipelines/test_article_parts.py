@@ -178,7 +178,8 @@ def test_a_short_post_is_its_text_not_its_headline_and_date() -> None:
     denser than they are, and was the body; it is the metadata's, never the body."""
     video = ("<p><object width='400' height='300'><param name='src' value='v.swf'><embed "
              "type='application/x-shockwave-flash' src='v.swf'></object></p>")
-    page = _octopress_post("一部非常好的视频", "<p>这是一部很好的视频，是一部有深刻教育意义的影片</p>"
+    page = _octopress_post("一部非常好的视频",
+                           "<p>这是一部很好的视频，是一部有深刻教育意义的影片</p>"
                            f"<p>一共七集</p>{video}<p><br>原创文章如转载，请注明：转载自<a "
                            "href='/'>示例科学院</a></p>")
     art = extract_article(load_document(page.encode(), url="https://blog.example.org/p/1",

@@ -172,6 +172,7 @@ def test_the_tag_index_and_a_post_under_a_category_are_no_taxonomy_archive(url: 
 
 
 def test_a_site_s_wiki_page_is_a_reference_page() -> None:
-    page = f"<html><body><h1>How to ask</h1><p>更新时间：2020-05-01</p><p>{_PROSE}</p></body></html>"
+    page = (f"<html><body><h1>How to ask</h1><p>更新时间：2020-05-01</p><p>{_PROSE}</p>"
+            "</body></html>")
     decision = classify_page(_doc(page, "https://lug.example.org/wiki/doc/howtoask/"))
     assert (decision.page_type, decision.decided_by) == ("other", "rule:wiki_article")

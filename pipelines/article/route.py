@@ -60,18 +60,19 @@ def _comments(sections: list, replies: list, now: datetime, groups: list,
 
 
 def _body(doc: Document, removed: set, posts: list, opening: OpeningPost | None,
-          params: DensityParams, markup: Markup) -> density.DensityResult:
+          params: DensityParams, markup: Markup, headers: set) -> density.DensityResult:
     """The density frame's content. A thread's body is its opening post without its chrome
     (its header line, a short post's densest block, was the body's first line), so density
     looks nowhere else (the title, stats and reply box around a short post outweighed it),
     while the metadata looks everywhere; where the post holds no content (a group of dated
-    blocks that only head the text), the whole page."""
+    blocks that only head the text), the whole page. A post's headline header (`headers`)
+    is never the content's root: a short post's header outweighed its text."""
     if posts and opening:
         found = density.extract(doc.body, removed | _around(posts[0]) | opening.chrome, params,
-                                markup)
+                                markup, headers)
         if found.content:
             return _within(found, posts[0])
-    return density.extract(doc.body, removed, params, markup)
+    return density.extract(doc.body, removed, params, markup, headers)
 
 
 def _within(found: density.DensityResult,
@@ -181,7 +182,7 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     deadline.check("boilerplate")
     opening = opening_post(posts[0], doc.fetched_at, markup) if posts else None
     headers = headline_headers(markup) - removed
-    found = _body(doc, removed | headers, posts, opening, params, markup)
+    found = _body(doc, removed, posts, opening, params, markup, headers)
     removed |= found.dropped
     deadline.check("article body")
     # the metadata reads byline lines, the headline's header and a thread's post header; the

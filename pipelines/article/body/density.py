@@ -393,12 +393,15 @@ def extract(
     exclude: Collection[lxml.html.HtmlElement] = (),
     params: DensityParams = DENSITY,
     markup: Markup | None = None,
+    never_root: Collection[lxml.html.HtmlElement] = (),
 ) -> DensityResult:
     """Run the density frame on `body` (its shared `markup` table, when the route has one)
-    and return the content nodes it marks."""
+    and return the content nodes it marks. `never_root`: blocks counted like any other but
+    never, nor anything in them, the content's root (a post's headline header): as a code
+    block, they lend their density to the block that holds them."""
     punctuation = "punctuation" in (params.density, params.tie_break)
     stats = count(body, exclude, punctuation, markup)
-    code = code_blocks(body)
+    code = code_blocks(body).union(*(block.iter() for block in never_root))
     _score(stats, body, params, code)
     root = stats[body].best
     if stats[body].best_sum <= 0:

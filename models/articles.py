@@ -3,7 +3,10 @@ earlier text kept as a version and its comments merged by identity (models/comme
 
 A later page of a paginated thread has no article of its own: its posts (its first post
 included) are comments of the thread's article, numbered by the thread page they are on.
-Where the thread's first page is not stored, the page stands as an article of its own.
+The crawl tells which pages are a thread's later pages (reached through the thread's next
+page, or read as one by the extraction, pipelines.article.thread_pages, which then reads
+every post as a reply already). Where the thread's first page is not stored, the page
+stands as an article of its own.
 """
 
 from __future__ import annotations
@@ -37,10 +40,15 @@ def _later_thread_page(page: dict[str, Any]) -> bool:
                 and (page.get("thread_page") or 1) > 1)
 
 
-def _opening_post(article: dict[str, Any]) -> dict[str, Any]:
-    """A later thread page's first post, read as the page's body: a comment of the thread."""
-    return {"text": article.get("body_text", ""), "author": article.get("author"),
-            "published_at": article.get("published_at"), "anchor": article.get("post_anchor")}
+def _posts(article: dict[str, Any]) -> list[dict[str, Any]]:
+    """A later thread page's posts as comments of the thread: its first post too, where the
+    extraction read it as the page's body (a page it did not know for a later page)."""
+    comments = article.get("comments") or []
+    if not article.get("body_text"):
+        return comments
+    return [{"text": article["body_text"], "author": article.get("author"),
+             "published_at": article.get("published_at"), "anchor": article.get("post_anchor")},
+            *comments]
 
 
 def save_articles(session: Session, ids: dict[str, int],
@@ -59,16 +67,13 @@ def save_articles(session: Session, ids: dict[str, int],
     for page in pages:
         fetched_at = to_datetime(page["fetched_at"])
         number = page.get("thread_page") or 1
+        later_page = _later_thread_page(page)
         if page["url"] in owned:
             article = page["article"]
-            comments = article.get("comments") or []
-            if _later_thread_page(page):
-                comments = [_opening_post(article), *comments]
+            comments = _posts(article) if later_page else article.get("comments") or []
             found = merge.merge(owned[page["url"]], number, comments, fetched_at)
-        elif _later_thread_page(page):
-            article = page["article"]
-            found = merge.merge(threads[page["thread_url"]], number,
-                                [_opening_post(article), *(article.get("comments") or [])],
+        elif later_page:
+            found = merge.merge(threads[page["thread_url"]], number, _posts(page["article"]),
                                 fetched_at)
         else:
             continue

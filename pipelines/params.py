@@ -450,6 +450,7 @@ class ArticlePartsParams:
     prose_levels: int = 3  # a run's container levels searched for the article's prose after it
     min_prose_chars: int = 30  # a paragraph of text, not a caption or a "Read more"
     max_notice_chars: int = 200  # a reprint or copyright notice under a post, not a paragraph
+    max_header_chars: int = 120  # date, byline and tags beside a post's headline, no standfirst
 
 
 ARTICLE_PARTS = ArticlePartsParams()

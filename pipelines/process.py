@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import lxml.html
 
 from pipelines.article import extract_article
-from pipelines.article.thread_pages import thread_next_page
+from pipelines.article.thread_pages import thread_first_page, thread_next_page
 from pipelines.deadline import NO_DEADLINE, Deadline, OutOfTimeError
 from pipelines.document import Document
 from pipelines.pagetype import FEED_RULE, SiteRule, classify_page
@@ -77,10 +77,14 @@ def extract(doc: Document, decision: PageTypeDecision,
         if decision.page_type == "list":
             result.listing = mine_records(doc, deadline=deadline)
         if keeps_body(decision):
-            result.article = extract_article(doc, exclude, deadline=deadline,
-                                            forum=decision.page_type == "forum")
-            if decision.page_type == "forum":
+            forum = decision.page_type == "forum"
+            first = thread_first_page(doc) if forum else None
+            result.article = extract_article(doc, exclude, deadline=deadline, forum=forum,
+                                            later_page=first is not None)
+            if forum:
                 result.article.next_page = thread_next_page(doc)
+            if first is not None:
+                result.article.thread_url, result.article.thread_page = first
     except OutOfTimeError as error:
         result.out_of_time = error.stage
     return result

@@ -49,6 +49,8 @@ class ArticleData:
     comments: list[CommentData] = field(default_factory=list)
     next_page: str | None = None  # a forum thread's next page (article.thread_pages)
     post_anchor: str | None = None  # a thread's opening post's own handle on the page
+    thread_url: str | None = None  # on a thread's later page: the thread's first page
+    thread_page: int | None = None  # and this page's number (article.thread_pages)
 
 
 @dataclass

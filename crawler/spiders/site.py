@@ -271,6 +271,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             for request in self.discovery.start(response.url, feed_links(item.document), meta):
                 yield request
         listing, article = item.result.listing, item.result.article
+        self.place_in_thread(item)
         records = [r.url for r in listing.records if r.url] if listing else []
         if listing:
             self.count(item.meta, "records/found", len(records))
@@ -308,6 +309,15 @@ class SiteSpider(RedisMixin, scrapy.Spider):
             body_hash=digest, thread_url=meta.get(THREAD_URL), thread_page=meta.get(THREAD_PAGE),
             revisited=REVISIT in meta, not_modified=not_modified, listed_at=listed,
             listed_raw=listed_raw)
+
+    def place_in_thread(self, item: CrawledPage) -> None:
+        """A thread's later page reached other than through the thread's next page (a link,
+        a revisit) is placed in its thread as its pager tells (ArticleData.thread_url), so
+        its posts join the thread's comments and its next page knows the thread."""
+        article = item.result.article if item.result else None
+        if item.thread_url is None and article is not None and article.thread_url:
+            item.thread_url = self.canonical(article.thread_url)
+            item.thread_page = article.thread_page if item.thread_url else None
 
     def canonical(self, url: str) -> str | None:
         """The URL's identity under this crawl's settings, or None if it has none."""

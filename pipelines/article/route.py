@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from pipelines.article.body import density, render
+from pipelines.article.body.headline_header import headline_headers
 from pipelines.article.boilerplate import find_noise
 from pipelines.article.comments import (
     OpeningPost,
@@ -59,18 +60,19 @@ def _comments(sections: list, replies: list, now: datetime, groups: list,
 
 
 def _body(doc: Document, removed: set, posts: list, opening: OpeningPost | None,
-          params: DensityParams, markup: Markup) -> density.DensityResult:
+          params: DensityParams, markup: Markup, headers: set) -> density.DensityResult:
     """The density frame's content. A thread's body is its opening post without its chrome
     (its header line, a short post's densest block, was the body's first line), so density
     looks nowhere else (the title, stats and reply box around a short post outweighed it),
     while the metadata looks everywhere; where the post holds no content (a group of dated
-    blocks that only head the text), the whole page."""
+    blocks that only head the text), the whole page. A post's headline header (`headers`)
+    is never the content's root: a short post's header outweighed its text."""
     if posts and opening:
         found = density.extract(doc.body, removed | _around(posts[0]) | opening.chrome, params,
-                                markup)
+                                markup, headers)
         if found.content:
             return _within(found, posts[0])
-    return density.extract(doc.body, removed, params, markup)
+    return density.extract(doc.body, removed, params, markup, headers)
 
 
 def _within(found: density.DensityResult,
@@ -133,16 +135,32 @@ def extract_article(
     params: DensityParams = DENSITY,
     deadline: Deadline = NO_DEADLINE,
     forum: bool = False,
+    later_page: bool = False,
 ) -> ArticleData:
     """Body (text and clean HTML), metadata and comments, without a second parse. `forum`:
     the page was typed a forum thread, so a lone post is its opening post (lone_post).
+    `later_page`: the page is a thread's later page (thread_pages.thread_first_page), whose
+    posts are all replies: comments, no body, no author or time of its own.
     Raises OutOfTimeError when the deadline passes, checked between stages."""
     with _no_cycle_collection():
-        return _extract(doc, exclude, params, deadline, forum)
+        return _extract(doc, exclude, params, deadline, forum, later_page)
+
+
+def _replies_only(doc: Document, posts: list, groups: list, markup: Markup,
+                  deadline: Deadline) -> ArticleData:
+    """A thread's later page: every post a reply, the title and language the page's (the
+    replies' prose tells the language), no body."""
+    prose = render.to_text(posts, set())
+    meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, "", set(posts),
+                            markup, None, doc.zone, prose)
+    return ArticleData(title=meta.title, source=meta.source, language=meta.language,
+                       comments=_comments([], posts, doc.fetched_at, groups, markup, meta.zone,
+                                          deadline))
 
 
 def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
-             params: DensityParams, deadline: Deadline, forum: bool) -> ArticleData:
+             params: DensityParams, deadline: Deadline, forum: bool,
+             later_page: bool = False) -> ArticleData:
     # The markup table also holds every element, which keeps its lxml proxy alive: later
     # walks reuse it instead of building a new one (a Python class lookup) on every visit.
     markup = read_markup(doc.body)
@@ -152,6 +170,8 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     posts = find_posts(markup, doc.fetched_at, groups)  # forum: 1st post is the body
     lone = lone_post(markup, doc.fetched_at) if forum and not posts else None
     posts = posts or ([lone] if lone is not None else [])
+    if later_page and posts:
+        return _replies_only(doc, posts, groups, markup, deadline)
     replies = posts[1:]
     removed |= set(replies)
     deadline.check("forum posts")
@@ -161,11 +181,13 @@ def _extract(doc: Document, exclude: Collection[lxml.html.HtmlElement],
     removed |= set(find_noise(markup))
     deadline.check("boilerplate")
     opening = opening_post(posts[0], doc.fetched_at, markup) if posts else None
-    found = _body(doc, removed, posts, opening, params, markup)
+    headers = headline_headers(markup) - removed
+    found = _body(doc, removed, posts, opening, params, markup, headers)
     removed |= found.dropped
     deadline.check("article body")
-    # the metadata reads byline lines and a thread's post header; the body leaves them out
-    read = _read_lines(found, removed, markup, opening)
+    # the metadata reads byline lines, the headline's header and a thread's post header; the
+    # body leaves them out
+    read = _read_lines(found, removed, markup, opening) | headers
     text = render.to_text(found.content, removed | read)
     deadline.check("body text")
     meta = extract_metadata(doc.tree, doc.body, doc.url, doc.fetched_at, text, removed, markup,

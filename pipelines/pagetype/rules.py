@@ -5,8 +5,9 @@ Per-site rules (from the `Source` row) come first and override the built-ins.
 Built-ins are kept only when they are precise on labelled pages
 (`python -m bench.pagetype` prints each rule's precision); a rule whose pattern
 also fits another type's pages (e.g. `/blog/` fits both posts and blog indexes)
-is left to the classifier. Order matters: pagination and archives are checked
-before the article patterns they could otherwise be mistaken for.
+is left to the classifier. Order matters: forum threads are checked before pagination
+(a thread's later page is the thread), pagination and archives before the article
+patterns they could otherwise be mistaken for.
 """
 
 from __future__ import annotations
@@ -89,6 +90,13 @@ def _rule(name: str, page_type: str, pattern: str) -> BuiltinRule:
 
 _SLUG = r"[^/?#]*[a-z0-9][^/?#]*"  # a non-empty path segment
 BUILTIN_RULES: tuple[BuiltinRule, ...] = (
+    # Forum threads: Discuz (thread-T-P(-L).html, mod=viewthread), phpBB, vBulletin, phpwind,
+    # XenForo, Tieba, Tianya; before pagination, as a thread's later page (`&page=2`) is the
+    # thread's.
+    _rule("forum_thread", "forum",
+          r"(viewthread|/thread-\d+-\d+(-\d+)?\.html|viewtopic\.php|showthread\.php|"
+          r"read\.php\?tid=|/threads/" + _SLUG + r"|tieba\.baidu\.com/p/\d+|"
+          r"bbs\.[^/]+/post-[\w-]+\.shtml)"),
     # Paged listings: /page/3, ?page=2, ?paged=2, PAGEN_1=5, /Seite/3, index_2.html, list_3.html.
     _rule("pagination", "list",
           r"(/page/\d+/?$|[?&](page|paged|pn|pagen_\d+)=\d+|/seite/\d+|"
@@ -97,12 +105,6 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
     # Baidu Tieba bars.
     _rule("forum_board", "list",
           r"(forumdisplay|viewforum\.php|/(forum|board)-\d+-\d+\.html|tieba\.baidu\.com/f\?)"),
-    # Forum threads: Discuz (thread-T-P(-L).html, mod=viewthread), phpBB, vBulletin, phpwind,
-    # XenForo, Tieba, Tianya.
-    _rule("forum_thread", "forum",
-          r"(viewthread|/thread-\d+-\d+(-\d+)?\.html|viewtopic\.php|showthread\.php|"
-          r"read\.php\?tid=|/threads/" + _SLUG + r"|tieba\.baidu\.com/p/\d+|"
-          r"bbs\.[^/]+/post-[\w-]+\.shtml)"),
     # Date archives: a path that ends right after /YYYY/, /YYYY/MM/ or /YYYY/MM/DD/ (or names
     # that page YYYY.html, YYYY/MM.html …), under segments that are no numbers (a post
     # /2013/03/11/2012/ is none). Each segment is read once, atomically: the segment pattern
@@ -110,6 +112,13 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
     _rule("date_archive", "list",
           r"^[a-z]+://[^/]+(?>/(?=[\w-]*[a-z_-])[\w-]*)*/(19|20)\d\d(/[01]\d(/[0-3]\d)?)?"
           r"(/|\.s?html?)?$"),
+    # Taxonomy archives of blog and news themes (Hexo, Hugo, Jekyll, WordPress, Pelican): the
+    # posts of one tag, category or label, however few (a tag of one post is still its list);
+    # the index of all tags (`/tags/`, a cloud) has no slug after the segment. A tag's later
+    # pages: `/category/x2.html` here, `/tag/x/page/2/` under pagination.
+    _rule("taxonomy_archive", "list",
+          r"^[a-z]+://[^/]+(?:/[^/?#]+)*/(?:tags?|categor(?:y|ies)|labels?)/[^/?#]+?"
+          r"(?:/|\d*\.s?html?)$"),
     # Blog hosts with a post path (dated slug or Tumblr post id).
     _rule("blog_host_post", "blog",
           r"^[a-z]+://[^/]*(\.wordpress\.com|\.blogspot\.[a-z.]+|\.tumblr\.com)/"
@@ -118,8 +127,9 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
     _rule("portal_article", "news",
           r"(/doc-i[a-z0-9]+\.s?html|163\.com/(dy/)?article/\w+\.html|qq\.com/a/\d{8}/|"
           r"/content_\d+\.s?html?)"),
-    # Encyclopaedia articles are reference pages, not news, blogs or lists.
-    _rule("wiki_article", "other", r"(wikipedia\.org/wiki/|baike\.baidu\.com/item/)"),
+    # Encyclopaedia and wiki pages (MediaWiki's /wiki/Page, a site's /wiki/ section) are
+    # reference pages, not news, blogs or lists.
+    _rule("wiki_article", "other", r"(/wiki/[^?#]|baike\.baidu\.com/item/)"),
 )
 
 

@@ -190,6 +190,24 @@ def _by_number(root: HtmlElement, page_url: str | None,
     return None
 
 
+def earlier_pages(root: HtmlElement, page_url: str) -> list[tuple[str, int, int | None]]:
+    """(URL, the number in it, its label's number) of each pager link to an earlier page of
+    the same sequence (a lower number in the URL, which offset pagers such as `start=10`
+    write too): a link labelled with a page number, or marked as the previous page by its
+    word or rel. A "previous topic" link leads to a lower number too, but is neither."""
+    found = []
+    for element in root.iter("a"):
+        url = _usable(element.get("href"), page_url)
+        numbers = page_numbers(page_url, url) if url else None
+        if url is None or numbers is None or numbers[1] >= numbers[0]:
+            continue
+        label = _label(element)
+        rel = set((element.get("rel") or "").lower().split())
+        if label.isdigit() or _PREVIOUS_TEXT.match(label) or rel & {"prev", "previous"}:
+            found.append((url, numbers[1], int(label) if label.isdigit() else None))
+    return found
+
+
 def find_next_page(root: HtmlElement, page_url: str | None,
                    params: RecordMiningParams = RECORD_MINING,
                    records: Collection[HtmlElement] = ()) -> str | None:

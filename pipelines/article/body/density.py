@@ -31,6 +31,8 @@ PUNCTUATION = re.compile(r"[,.;:!?\"'()\[\]…，。；：！？、“”‘’�
 # Block elements that the link-share rule may drop from inside the content.
 _BLOCKS = ("p", "div", "li", "ul", "ol", "dl", "dd", "dt", "section", "table", "tr", "td",
            "h2", "h3", "h4", "h5", "h6", "blockquote", "aside", "figure", "header")
+# Blocks a reprint or copyright notice is written in.
+_NOTICE_BLOCKS = ("p", "div", "section", "blockquote", "footer")
 # Parts of an article that stand between its paragraphs, never the whole article.
 _PARTS = frozenset({"p", "ul", "ol", "dl", "table", "tbody", "blockquote", "figure", "pre"})
 
@@ -219,14 +221,16 @@ def line_numbers(body: lxml.html.HtmlElement,
 def notices(content: list[lxml.html.HtmlElement],
             params: ArticlePartsParams = ARTICLE_PARTS) -> set[lxml.html.HtmlElement]:
     """Short blocks inside the content that are the site's reprint or copyright notice,
-    written under every post ("原创文章如转载，请注明…", "All rights reserved")."""
+    written under every post ("原创文章如转载，请注明…", "All rights reserved"): the
+    innermost such block, as a short post's whole text block holds its notice too."""
     found = set()
     for top in content:
-        for element in top.iter("p", "div", "section", "blockquote", "footer"):
+        for element in top.iter(*_NOTICE_BLOCKS):
             text = text_of(element)
             if len(text) <= params.max_notice_chars and REPRINT_NOTICE.search(text):
                 found.add(element)
-    return found
+    return {element for element in found
+            if not any(inner in found for inner in element.iterdescendants(*_NOTICE_BLOCKS))}
 
 
 def code_blocks(body: lxml.html.HtmlElement) -> set[lxml.html.HtmlElement]:
@@ -389,12 +393,15 @@ def extract(
     exclude: Collection[lxml.html.HtmlElement] = (),
     params: DensityParams = DENSITY,
     markup: Markup | None = None,
+    never_root: Collection[lxml.html.HtmlElement] = (),
 ) -> DensityResult:
     """Run the density frame on `body` (its shared `markup` table, when the route has one)
-    and return the content nodes it marks."""
+    and return the content nodes it marks. `never_root`: blocks counted like any other but
+    never, nor anything in them, the content's root (a post's headline header): as a code
+    block, they lend their density to the block that holds them."""
     punctuation = "punctuation" in (params.density, params.tie_break)
     stats = count(body, exclude, punctuation, markup)
-    code = code_blocks(body)
+    code = code_blocks(body).union(*(block.iter() for block in never_root))
     _score(stats, body, params, code)
     root = stats[body].best
     if stats[body].best_sum <= 0:
@@ -405,4 +412,7 @@ def extract(
     marked = _mark(stats, start, threshold)
     content = _outermost(stats, marked)
     dropped = _link_blocks(stats, content, params) | line_numbers(body) | notices(content)
+    # a marked node that is itself a notice (a short post's reprint line, marked beside its
+    # one paragraph) goes with the notice, not only the notices inside marked nodes
+    content = [node for node in content if node not in dropped]
     return DensityResult(stats, threshold, content, root, dropped)

@@ -191,3 +191,23 @@ def test_a_source_sets_its_own_revisit_interval(pg_url: str, tmp_path: Path) -> 
     assert pages["/"].next_visit_at is None  # a start page is fetched every run anyway
     assert pages[thread_url(2)].next_visit_at is not None  # the thread's last page
     assert pages[thread_url(1)].next_visit_at is not None
+
+
+def test_a_thread_s_later_page_reached_directly_keeps_its_posts_as_comments(
+        pg_url: str, tmp_path: Path) -> None:
+    """Page 2 of a thread as the crawl's only page (no next page led there): its pager tells
+    the thread, so its first post is no body but a comment like the others, and the page
+    row names the thread's first page (a later crawl that stores it merges them)."""
+    with RevisitSite() as site:
+        site.pages.update({thread_url(1): Served(thread_page(1, 2, POSTS[:2])),
+                           thread_url(2): Served(thread_page(2, 2, POSTS[2:4]))})
+        with session_factory(pg_url).begin() as session:
+            session.add(Source(name="revisits", start_urls=[site.url + thread_url(2)],
+                               allowed_domains=[], max_depth=0, page_type_rules=RULES,
+                               settings={}))
+        _crawl(pg_url, tmp_path)
+        with session_factory(pg_url)() as session:
+            page = session.scalars(select(Page).where(Page.url == site.url + thread_url(2))).one()
+            assert (page.thread_url, page.thread_page) == (site.url + thread_url(1), 2)
+            assert page.article.body_text == ""
+            assert [c.text[:4] for c in page.article.comments] == ["这是第3", "这是第4"]

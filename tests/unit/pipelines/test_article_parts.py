@@ -160,3 +160,50 @@ def test_a_feed_read_as_a_page_yields_no_comments() -> None:
     art = extract_article(load_document(feed.encode(), url="https://blog.example.org/index.xml",
                                         fetched_at=NOW))
     assert art.comments == []
+
+
+def _octopress_post(title: str, content: str) -> str:
+    """A post as Octopress and most blog themes write it: a <header> with the headline and a
+    dated meta line, then the entry's text, a footer with byline and neighbours."""
+    return (f"<html><body><header class='banner'><a href='/'>首页</a></header><div id='main'>"
+            f"<article class='hentry'><header><h1 class='entry-title'>{title}</h1><p class='meta'>"
+            f"<time datetime='2008-11-23T00:00:00+08:00'>2008-11-23 00:00:00 +0800</time></p>"
+            f"</header><div class='entry-content'>{content}</div><footer><p class='meta'>Posted "
+            f"by <span class='fn'>54chen</span></p><a href='/p/0'>« 上一篇</a></footer>"
+            f"</article></div></body></html>")
+
+
+def test_a_short_post_is_its_text_not_its_headline_and_date() -> None:
+    """Two lines and an embedded video: the header above (headline and date line) is
+    denser than they are, and was the body; it is the metadata's, never the body."""
+    video = ("<p><object width='400' height='300'><param name='src' value='v.swf'><embed "
+             "type='application/x-shockwave-flash' src='v.swf'></object></p>")
+    page = _octopress_post("一部非常好的视频",
+                           "<p>这是一部很好的视频，是一部有深刻教育意义的影片</p>"
+                           f"<p>一共七集</p>{video}<p><br>原创文章如转载，请注明：转载自<a "
+                           "href='/'>示例科学院</a></p>")
+    art = extract_article(load_document(page.encode(), url="https://blog.example.org/p/1",
+                                        fetched_at=NOW))
+    assert art.content_text == "这是一部很好的视频，是一部有深刻教育意义的影片\n\n一共七集"
+    assert art.title == "一部非常好的视频" and art.published_at.isoformat().startswith("2008-11-23")
+
+
+def test_a_long_post_s_body_does_not_start_with_its_headline() -> None:
+    page = _octopress_post("Notes on counters", PROSE_EN + AFTER_EN)
+    art = extract_article(load_document(page.encode(), url="https://blog.example.org/p/2",
+                                        fetched_at=NOW))
+    assert art.content_text.startswith("Counters overflow")
+    assert art.title == "Notes on counters"
+
+
+def test_a_header_with_a_standfirst_is_left_to_density() -> None:
+    """A <header> holding more than a date line beside its headline (a lede, or a whole
+    article a theme wrapped in it) is not taken for the headline's block."""
+    from pipelines.article.body.headline_header import headline_headers
+    from pipelines.article.markup import read_markup
+
+    lede = "<p>" + "A standfirst that tells the story in brief, as news pages write it. " * 3
+    page = (f"<html><body><article><header><h1>Headline</h1>{lede}</p></header>{PROSE_EN}"
+            f"</article></body></html>")
+    doc = load_document(page.encode(), url="https://news.example.org/a/1", fetched_at=NOW)
+    assert headline_headers(read_markup(doc.body)) == set()

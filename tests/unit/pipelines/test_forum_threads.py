@@ -114,3 +114,60 @@ def test_the_page_route_reads_a_lone_post_on_a_page_typed_forum() -> None:
     assert as_forum is not None and as_news is not None
     assert (as_forum.content_text, as_forum.author) == (OPENING, STARTER)
     assert as_news.author is None  # no byline on the page: the poster is the post's
+
+
+LATER_PAGES = {  # each theme's page 2, and the first page its pager links back to
+    "phpbb": ("https://forum.example.org/viewtopic.php?t=17&start=10",
+              "https://forum.example.org/viewtopic.php?t=17&start=0"),
+    "discuz": ("https://forum.example.org/thread-8812-2-1.html",
+               "https://forum.example.org/thread-8812-1-1.html"),
+    "vbulletin": ("https://forum.example.org/showthread.php?t=345&page=2",
+                  "https://forum.example.org/showthread.php?t=345&page=1"),
+    "discourse": ("https://forum.example.org/t/linking-a-slider/345?page=2",
+                  "https://forum.example.org/t/linking-a-slider/345"),
+    "smf": ("https://forum.example.org/index.php?topic=345.10",
+            "https://forum.example.org/index.php?topic=345.0"),
+}
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_a_later_page_of_a_thread_holds_replies_only(theme: str) -> None:
+    """Page 2 of a thread starts with a reply, not the opening post: every post there is a
+    comment, the page has no body, author or time of its own, and it names the thread's
+    first page (the store adds its posts to that page's article)."""
+    _, repliers, replies = _texts(theme)
+    url, first = LATER_PAGES[theme]
+    doc = load_document(thread(theme, replies=3, page=2).encode(), url=url, fetched_at=NOW)
+    art = extract(doc, PageTypeDecision("forum", 1.0, "forced")).article
+    assert art is not None
+    assert (art.content_text, art.content_html, art.author, art.published_at) == ("", "", None,
+                                                                                  None)
+    assert [c.author for c in art.comments] == list(repliers)
+    assert all(reply in comment.text for reply, comment in zip(replies, art.comments,
+                                                                strict=True))
+    assert (art.thread_url, art.thread_page) == (first, 2)
+    assert ("西山" if THEMES[theme][2] else "slider") in (art.title or "")
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+def test_a_first_page_names_no_thread_of_its_own(theme: str) -> None:
+    url, first = LATER_PAGES[theme]
+    doc = load_document(thread(theme, replies=3).encode(), url=first, fetched_at=NOW)
+    art = extract(doc, PageTypeDecision("forum", 1.0, "forced")).article
+    assert art is not None and art.thread_url is None and art.content_text
+
+
+def test_a_previous_topic_link_is_no_earlier_page() -> None:
+    """`/t/6.html` from `/t/7.html` is one number lower, but "Previous topic" is no pager."""
+    page = thread("vbulletin", replies=3).replace(
+        '<div id="footer">', '<a href="/t/6.html">Previous topic</a><div id="footer">')
+    doc = load_document(page.encode(), url="https://forum.example.org/t/7.html", fetched_at=NOW)
+    assert extract(doc, PageTypeDecision("forum", 1.0, "forced")).article.thread_url is None
+
+
+def test_a_thread_s_later_page_is_typed_by_the_thread_rule_not_pagination() -> None:
+    from pipelines.pagetype.rules import match_rule
+
+    assert match_rule("https://forum.example.org/showthread.php?t=345&page=2") == (
+        "forum", "rule:forum_thread")
+    assert match_rule("https://forum.example.org/forumdisplay.php?f=2&page=2")[0] == "list"

@@ -150,3 +150,29 @@ def test_whole_sites_train_by_site_without_redirect_stubs(tmp_path) -> None:
     assert sorted(p.name for p in loaded) == ["blogsite/", "blogsite/2017/", "blogsite/p/1/"]
     assert {p.group for p in loaded} == {"blogsite"}
     assert {p.doc.url for p in loaded} >= {"https://blog.example.org/2017/"}
+
+
+@pytest.mark.parametrize("url", ["https://lug.example.org/tags/nginx/",
+                                 "https://blog.example.org/blog/categories/java-io/",
+                                 "https://news.example.org/site/categories/event/",
+                                 "https://blog.example.org/category/articles2.html"])
+def test_a_tag_or_category_archive_is_a_list_however_few_its_posts(url: str) -> None:
+    """A tag of one post lists one teaser: only the URL says it is the tag's list."""
+    one = ('<html><body><h1>Tag: nginx</h1><article><h2><a href="/news/2019/05/x/">Mirrors move '
+           f'to a new server</a></h2><p>{_PROSE}</p></article></body></html>')
+    decision = classify_page(_doc(one, url))
+    assert (decision.page_type, decision.decided_by) == ("list", "rule:taxonomy_archive")
+
+
+@pytest.mark.parametrize("url", ["https://lug.example.org/tags/",
+                                 "https://blog.example.org/category/news/some-post-slug/"])
+def test_the_tag_index_and_a_post_under_a_category_are_no_taxonomy_archive(url: str) -> None:
+    decision = classify_page(_doc(YEAR_ARCHIVE, url))
+    assert decision.decided_by != "rule:taxonomy_archive"
+
+
+def test_a_site_s_wiki_page_is_a_reference_page() -> None:
+    page = (f"<html><body><h1>How to ask</h1><p>更新时间：2020-05-01</p><p>{_PROSE}</p>"
+            "</body></html>")
+    decision = classify_page(_doc(page, "https://lug.example.org/wiki/doc/howtoask/"))
+    assert (decision.page_type, decision.decided_by) == ("other", "rule:wiki_article")

@@ -1,0 +1,180 @@
+"""The whole stack of compose.yaml, for real, as the README runs it (`make stack-test`).
+
+Runs, in order, the README's blocks marked `<!-- store: stack -->` (test_readme.py leaves them
+to this test): `make stack` (Docker installed and started when missing, the images built from
+Debian's packages with cached layers, the stack up with two workers and the API); a source of
+the demo site added, which the scheduler starts and both workers crawl into the stack's
+PostgreSQL, checked against the site's ground truth; scaling to four workers; an upgrade
+(images, the migrate job while the workers run, the services recreated); a backup restored
+into a second database; `docker-compose down`. Everything the test started goes, also when
+it fails: the containers, their network and volumes (the images stay, as build cache).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from models import CrawlRun, Page
+from models.db import PROJECT_ROOT as ROOT
+from models.db import session_factory
+from tests.demosite import DemoServer
+from tests.integration.test_readme import STACK, Block, _run_shell, _substitute, readme_blocks
+
+PROJECT = "opinioncrawlerstacktest"  # its own containers, network and volumes
+TOKEN = "stack-test-token"
+CRAWL_TIMEOUT = 300  # seconds for the demo crawl through the stack (under a loaded machine)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _env() -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("DATABASE_URL", "REDIS_URL")}
+    return {**env, "COMPOSE_PROJECT_NAME": PROJECT, "API_TOKEN": TOKEN,
+            "API_PORT": str(_free_port()), "SCHEDULE_EVERY": "1",
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
+
+
+def _compose(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(["docker-compose", *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, (args, done.stderr[-3000:])
+    return done.stdout
+
+
+def _containers(env: dict[str, str], service: str) -> list[str]:
+    return _compose(env, "ps", "-q", service).split()
+
+
+def _address(container: str, field: str = "IPAddress") -> str:
+    return subprocess.run(["docker", "inspect", "-f",
+                           f"{{{{range .NetworkSettings.Networks}}}}{{{{.{field}}}}}{{{{end}}}}",
+                           container], capture_output=True, text=True, check=True,
+                          timeout=60).stdout.strip()
+
+
+@pytest.fixture
+def stack(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The environment the README's stack blocks run in; the stack is removed afterwards."""
+    env = _env()
+    down = ["docker-compose", "down", "-v", "--remove-orphans", "-t", "20"]
+    subprocess.run(down, cwd=ROOT, env=env, capture_output=True, timeout=300, check=False)
+    try:
+        yield env
+    finally:
+        subprocess.run(down, cwd=ROOT, env=env, capture_output=True, timeout=300, check=False)
+
+
+class _Steps:
+    """The stack blocks of the README, run one at a time in one shell session's environment."""
+
+    def __init__(self, env: dict[str, str], examples: dict[str, str], scratch: Path) -> None:
+        self.blocks: list[Block] = [block for block in readme_blocks() if block.store == STACK]
+        self.env, self.examples, self.scratch = env, examples, scratch
+
+    def run(self, expected_start: str) -> None:
+        block = self.blocks.pop(0)
+        assert block.text.startswith(expected_start), (block.line, block.text)
+        done, self.env = _run_shell(_substitute(block.text, self.examples), self.env,
+                                    self.scratch / "shell.env")
+        assert done.returncode == 0, (block.line, done.stdout[-2000:], done.stderr[-3000:])
+
+
+def _wait_for_run(database_url: str) -> CrawlRun:
+    deadline = time.monotonic() + CRAWL_TIMEOUT
+    sessions = session_factory(database_url)
+    while time.monotonic() < deadline:
+        with sessions() as session:
+            run = session.scalars(select(CrawlRun)).first()
+            if run is not None and run.finished_at is not None:
+                return run
+        time.sleep(1)
+    raise AssertionError(f"the demo crawl did not finish within {CRAWL_TIMEOUT}s")
+
+
+def _stored_types(database_url: str) -> dict[str, str]:
+    with session_factory(database_url)() as session:
+        return dict(session.execute(select(Page.url, Page.page_type)).all())
+
+
+def _check_api(env: dict[str, str]) -> None:
+    request = urllib.request.Request(f"http://127.0.0.1:{env['API_PORT']}/sources",
+                                     headers={"Authorization": f"Bearer {TOKEN}"})
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                assert answer.status == 200
+                return
+        except OSError:
+            assert time.monotonic() < deadline, "the API never answered"
+            time.sleep(1)
+
+
+def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
+        stack: dict[str, str], tmp_path: Path) -> None:
+    sources, dump = tmp_path / "sources.yaml", tmp_path / "opinion.dump"
+    steps = _Steps(stack, {"sources.yaml": str(sources), "opinion.dump": str(dump)}, tmp_path)
+    assert len(steps.blocks) == 6, [block.line for block in steps.blocks]
+    steps.run("make stack")
+    assert len(_containers(stack, "worker")) == 2
+    _check_api(stack)
+    postgres = _containers(stack, "postgres")[0]
+    database_url = f"postgresql+psycopg2://crawler:crawler@{_address(postgres)}/opinion"
+    gateway = _address(postgres, "Gateway")  # this machine, as the containers reach it
+
+    with DemoServer(host=gateway) as server:
+        clients: Counter[str] = Counter()  # requests per worker container
+        handler = server.httpd.RequestHandlerClass
+
+        class CountingHandler(handler):  # type: ignore[misc,valid-type]
+            def do_GET(self) -> None:
+                clients[self.client_address[0]] += 1
+                super().do_GET()
+
+        server.httpd.RequestHandlerClass = CountingHandler
+        sources.write_text(json.dumps({"sources": [{
+            "name": "demo", "start_urls": [server.url + "/"], "interval_seconds": 86400,
+            "settings": {"ALLOW_PRIVATE_ADDRESSES": True}}]}), encoding="utf-8")
+        steps.run("docker-compose run --rm -T migrate python -m crawler sources import")
+        run = _wait_for_run(database_url)
+        truth = server.site.ground_truth()
+
+    assert run.status == "finished", (run.status, run.stats)
+    stored = {url.removeprefix(server.url): page_type
+              for url, page_type in _stored_types(database_url).items()}
+    fetchable = {path: record["type"] for path, record in truth.items()
+                 if not record["meta"].get("robots_disallowed")}
+    assert set(stored) == set(fetchable), set(stored) ^ set(fetchable)
+    agree = sum(stored[path] == page_type for path, page_type in fetchable.items())
+    assert agree >= len(fetchable) - 3, Counter(stored.values()) - Counter(fetchable.values())
+    assert len(clients) == 2 and min(clients.values()) > 0.2 * sum(clients.values()), clients
+
+    steps.run("docker-compose up -d --scale worker=4")
+    assert len(_containers(stack, "worker")) == 4
+    steps.run("make images")  # the upgrade: images, the migrate job, recreated services
+    assert len(_containers(stack, "worker")) == 4
+    _check_api(stack)
+    steps.run("docker-compose exec -T postgres pg_dump")
+    assert dump.stat().st_size > 0
+    restored = database_url.replace("/opinion", "/restore_check")
+    with session_factory(restored)() as session:
+        assert session.scalar(select(func.count()).select_from(Page)) == len(stored)
+    steps.run("docker-compose down")
+    assert not _compose(stack, "ps", "-q").split()

@@ -11,7 +11,7 @@ RUN apt-get update -q \
     && apt-get install -y -q --no-install-recommends python3 python3-venv ca-certificates \
     && (cp /tmp/ca/*.crt /usr/local/share/ca-certificates/ 2>/dev/null || true) \
     && update-ca-certificates \
-    && rm -rf /var/lib/apt/lists/* /tmp/ca \
+    && apt-get clean && rm -rf /var/lib/apt/lists/* /tmp/ca \
     && python3 -m venv /opt/venv \
     && useradd --system --home-dir /app --shell /usr/sbin/nologin crawler
 ENV PATH=/opt/venv/bin:$PATH

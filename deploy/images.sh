@@ -17,7 +17,14 @@ LOCAL_BASE=opinion-crawler/debian:bookworm
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 LABEL=org.opencontainers.image.vendor=opinion-crawler
 rootfs=
-trap 'rm -rf deploy/ca/*.crt ${rootfs:+"$rootfs"}' EXIT
+cleanup() {
+    rm -f deploy/ca/*.crt
+    if [ -n "$rootfs" ]; then
+        umount "$rootfs/proc" 2>/dev/null || true
+        rm -rf --one-file-system "$rootfs"
+    fi
+}
+trap cleanup EXIT
 export DOCKER_BUILDKIT=0  # the classic builder: the same on Debian's docker.io 20.10 and newer
 
 need_packages=()
@@ -42,12 +49,28 @@ fi
 if [ "$BASE" = "$LOCAL_BASE" ] && ! docker image inspect "$LOCAL_BASE" >/dev/null 2>&1; then
     echo "building $LOCAL_BASE with debootstrap (once; a few minutes)"
     rootfs=$(mktemp -d)
+    [ -d "$rootfs" ] && [ "$rootfs" != / ] || exit 1
     PATH=$PATH:/usr/sbin debootstrap --variant=minbase bookworm "$rootfs" "$MIRROR"
     cat > "$rootfs/etc/apt/sources.list" <<EOF
 deb $MIRROR bookworm main
 deb $MIRROR bookworm-updates main
 deb ${MIRROR%/debian}/debian-security bookworm-security main
 EOF
+    # As Debian's own container images: no package cache, documentation or translations.
+    printf '%s\n' \
+        'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/*.bin || true"; };' \
+        'APT::Update::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb /var/cache/apt/*.bin || true"; };' \
+        'Dir::Cache::pkgcache ""; Dir::Cache::srcpkgcache "";' \
+        > "$rootfs/etc/apt/apt.conf.d/docker-clean"
+    printf '%s\n' 'path-exclude /usr/share/doc/*' 'path-include /usr/share/doc/*/copyright' \
+        'path-exclude /usr/share/man/*' 'path-exclude /usr/share/info/*' \
+        'path-exclude /usr/share/locale/*' > "$rootfs/etc/dpkg/dpkg.cfg.d/docker-slim"
+    find "$rootfs/usr/share/doc" -mindepth 2 ! -name copyright ! -type d -delete
+    rm -rf "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/*
+    # The security and point-release updates, once here rather than in every image.
+    mount -t proc proc "$rootfs/proc"
+    chroot "$rootfs" sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get upgrade -y -q'
+    umount "$rootfs/proc"
     rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
     tar -C "$rootfs" -c . | docker import --change 'CMD ["bash"]' \
         --change "LABEL $LABEL" - "$LOCAL_BASE"

@@ -6,6 +6,8 @@ They are installed with the project at /opt/opinion-crawler and its virtualenv i
 
 from __future__ import annotations
 
+import importlib
+import os
 import re
 import shlex
 import shutil
@@ -14,7 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from scrapy.settings import Settings
+from scrapy.spiderloader import SpiderLoader
 
+from crawler.__main__ import COMMANDS
 from models.db import PROJECT_ROOT as ROOT
 
 UNITS = sorted((ROOT / "deploy" / "systemd").glob("*.service"))
@@ -42,15 +47,25 @@ def test_the_units_are_the_expected_ones() -> None:
 
 @pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
 def test_each_unit_runs_a_real_command_under_a_restart_policy(unit: Path) -> None:
+    """Its program is the venv's, and its command is one the project has: a `python -m
+    crawler` command whose own parser answers `--help`, or the `site` spider."""
     directives = _directives(unit)
     assert directives["EnvironmentFile"] == "/etc/opinion-crawler/crawler.env"
     if directives.get("Type") != "oneshot":
         assert directives.get("Restart") in ("always", "on-failure"), unit.name
-    command = shlex.split(_here(directives["ExecStart"]))
-    assert Path(command[0]).is_file(), command
-    done = subprocess.run([*command, "--help"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=False)
-    assert done.returncode == 0, (unit.name, done.stderr[-2000:])
+    program, *arguments = shlex.split(_here(directives["ExecStart"]))
+    assert os.access(program, os.X_OK), program
+    if Path(program).name == "scrapy":
+        assert arguments == ["crawl", "site"]
+        settings = Settings()
+        settings.setmodule("crawler.settings")
+        assert "site" in SpiderLoader.from_settings(settings).list()
+        return
+    assert arguments[:2] == ["-m", "crawler"] and arguments[2] in COMMANDS, arguments
+    module, function, _ = COMMANDS[arguments[2]]
+    with pytest.raises(SystemExit) as exit_:
+        getattr(importlib.import_module(module), function)(["--help"])
+    assert exit_.value.code == 0
 
 
 def test_systemd_analyze_verify_finds_nothing(tmp_path: Path) -> None:

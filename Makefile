@@ -68,6 +68,7 @@ stack: images
 stack-down:
 	$(COMPOSE) down
 
-# The stack test alone (it is part of `make test` too): minutes the first time, then about one.
+# The stack test alone (part of `make test` too); its first run builds the images, later ones
+# reuse their layers (times: docs/BENCHMARKS.md, "The stack in containers").
 stack-test: install
 	$(PY) -m pytest -q -p no:cacheprovider tests/integration/deploy

@@ -128,6 +128,21 @@ def _stored_types(database_url: str) -> dict[str, str]:
         return dict(session.execute(select(Page.url, Page.page_type)).all())
 
 
+def _wait_for_workers(env: dict[str, str], count: int) -> None:
+    """Until `count` workers have opened their spider: a worker that starts after the crawl
+    ended would prove nothing about sharing it."""
+    deadline = time.monotonic() + 120
+    while True:
+        workers = _containers(env, "worker")
+        logs = [subprocess.run(["docker", "logs", worker], capture_output=True, text=True,
+                               timeout=60, check=False) for worker in workers]
+        opened = [log for log in logs if "Spider opened" in log.stdout + log.stderr]
+        if len(opened) >= count:
+            return
+        assert time.monotonic() < deadline, f"{len(opened)} of {count} workers started"
+        time.sleep(1)
+
+
 def _check_api(env: dict[str, str]) -> None:
     request = urllib.request.Request(f"http://127.0.0.1:{env['API_PORT']}/sources",
                                      headers={"Authorization": f"Bearer {TOKEN}"})
@@ -149,6 +164,7 @@ def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
     assert len(steps.blocks) == 6, [block.line for block in steps.blocks]
     steps.run("make stack")
     assert len(_containers(stack, "worker")) == 2
+    _wait_for_workers(stack, 2)
     postgres = _containers(stack, "postgres")[0]
     database_url = f"postgresql+psycopg2://crawler:crawler@{_address(postgres)}/opinion"
     gateway = _address(postgres, "Gateway")  # this machine, as the containers reach it

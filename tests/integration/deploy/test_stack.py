@@ -34,7 +34,7 @@ from tests.demosite.catalog import SiteConfig
 from tests.integration.test_readme import STACK, Block, _run_shell, _substitute, readme_blocks
 
 PROJECT = "opinioncrawlerstacktest"  # its own containers, network and volumes
-TOKEN = "stack-test-token"
+TOKEN, PASSWORD = "stack-test-token", "stack-test-password"  # over any .env of the checkout
 CRAWL_TIMEOUT = 300  # seconds for the demo crawl through the stack (under a loaded machine)
 # A smaller demo site than `make demo`'s (about 500 pages): every kind of page, a crawl of
 # seconds, enough requests for both workers.
@@ -52,7 +52,7 @@ def _env() -> dict[str, str]:
     env = {key: value for key, value in os.environ.items()
            if key not in ("DATABASE_URL", "REDIS_URL")}
     return {**env, "COMPOSE_PROJECT_NAME": PROJECT, "API_TOKEN": TOKEN,
-            "API_PORT": str(_free_port()), "SCHEDULE_EVERY": "1",
+            "POSTGRES_PASSWORD": PASSWORD, "API_PORT": str(_free_port()), "SCHEDULE_EVERY": "1",
             "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
 
 
@@ -166,7 +166,7 @@ def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
     assert len(_containers(stack, "worker")) == 2
     _wait_for_workers(stack, 2)
     postgres = _containers(stack, "postgres")[0]
-    database_url = f"postgresql+psycopg2://crawler:crawler@{_address(postgres)}/opinion"
+    database_url = f"postgresql+psycopg2://crawler:{PASSWORD}@{_address(postgres)}/opinion"
     gateway = _address(postgres, "Gateway")  # this machine, as the containers reach it
 
     with DemoServer(host=gateway, config=SITE) as server:

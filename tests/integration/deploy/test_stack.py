@@ -24,11 +24,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import create_engine, func, select
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
 
 from models import CrawlRun, Page
 from models.db import PROJECT_ROOT as ROOT
-from models.db import session_factory
 from tests.demosite import DemoServer
 from tests.demosite.catalog import SiteConfig
 from tests.integration.test_readme import STACK, Block, _run_shell, _substitute, readme_blocks
@@ -111,11 +112,16 @@ class _Steps:
         assert done.returncode == 0, (block.line, done.stdout[-2000:], done.stderr[-3000:])
 
 
+def _session(database_url: str) -> Session:
+    """A session on the stack's database that keeps no connection open after it (the
+    project's cached engines would, and PostgreSQL's shutdown waits for its clients)."""
+    return Session(create_engine(database_url, poolclass=NullPool), expire_on_commit=False)
+
+
 def _wait_for_run(database_url: str) -> CrawlRun:
     deadline = time.monotonic() + CRAWL_TIMEOUT
-    sessions = session_factory(database_url)
     while time.monotonic() < deadline:
-        with sessions() as session:
+        with _session(database_url) as session:
             run = session.scalars(select(CrawlRun)).first()
             if run is not None and run.finished_at is not None:
                 return run
@@ -124,7 +130,7 @@ def _wait_for_run(database_url: str) -> CrawlRun:
 
 
 def _stored_types(database_url: str) -> dict[str, str]:
-    with session_factory(database_url)() as session:
+    with _session(database_url) as session:
         return dict(session.execute(select(Page.url, Page.page_type)).all())
 
 
@@ -209,7 +215,7 @@ def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
     steps.run("docker-compose exec -T postgres pg_dump")
     assert dump.stat().st_size > 0
     restored = database_url.replace("/opinion", "/restore_check")
-    with session_factory(restored)() as session:
+    with _session(restored) as session:
         assert session.scalar(select(func.count()).select_from(Page)) == len(stored)
     steps.run("docker-compose down")
     assert not _compose(stack, "ps", "-q").split()

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test test-unit bench fault-test lint
+.PHONY: install demo test test-unit bench fault-test lint images stack stack-down stack-test
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { apt-get update -q && \
@@ -49,3 +49,27 @@ fault-test: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+
+# The whole stack in containers (compose.yaml, README "Run the whole stack"). `images` installs
+# and starts Docker when missing and builds on a base made from Debian's packages (no image
+# registry needed; `make images BASE=debian:bookworm-slim` builds on the public image).
+BASE ?= opinion-crawler/debian:bookworm
+WORKERS ?= 2
+COMPOSE ?= $(shell docker compose version >/dev/null 2>&1 && echo "docker compose" || echo docker-compose)
+
+images:
+	BASE=$(BASE) deploy/images.sh
+
+stack: images
+	@test -n "$$API_TOKEN" || test -f .env || { \
+		echo "API_TOKEN=$$($(PYTHON) -c 'import secrets; print(secrets.token_hex(16))')" > .env; \
+		echo "wrote a random API_TOKEN to .env"; }
+	$(COMPOSE) up -d --scale worker=$(WORKERS)
+
+stack-down:
+	$(COMPOSE) down
+
+# The stack test alone (part of `make test` too); its first run builds the images, later ones
+# reuse their layers (times: docs/BENCHMARKS.md, "The stack in containers").
+stack-test: install
+	$(PY) -m pytest -q -p no:cacheprovider tests/integration/deploy

@@ -4,7 +4,9 @@ The README's example names stand for this machine's services (`EXAMPLES`): its
 `news.example.cn` is the demo site served by the test, its database the test's
 PostgreSQL database or SQLite file, its Redis a database of the test's own. The walk
 runs once per store; a block preceded by `<!-- store: NAME -->` runs on that store
-only. A README edit that breaks a block, or a block no walk runs, fails here.
+only, and one marked `<!-- store: stack -->` against the containers of compose.yaml, by
+tests/integration/deploy/test_stack.py. A README edit that breaks a block, or a block no walk
+runs, fails here.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from tests.unit.pipelines.test_cli import ARTICLE, LISTING
 
 README = ROOT / "README.md"
 STORES = ("postgresql", "sqlite")
+STACK = "stack"  # the PostgreSQL of compose.yaml's stack: tests/integration/deploy/test_stack.py
 # Lines of the first block the suite cannot run inside itself.
 NOT_RUN = {"make test": "the command that runs this very suite"}
 _FENCE = re.compile(r"(?:<!-- store: (\w+) -->\n)?^```(\w+)\n(.*?)^```$", re.M | re.S)
@@ -133,7 +136,7 @@ def test_every_block_runs_on_some_store() -> None:
     blocks = readme_blocks()
     assert blocks and blocks[0].language == "sh"
     assert {block.language for block in blocks} == {"sh", "sql"}
-    assert all(block.store in (None, *STORES) for block in blocks)
+    assert all(block.store in (None, *STORES, STACK) for block in blocks)
 
 
 def test_the_two_commands_block_runs(tmp_path: Path) -> None:

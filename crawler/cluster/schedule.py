@@ -12,9 +12,13 @@ One run per due source however many schedulers run: a compare-and-set UPDATE of
 `source.last_scheduled_at` claims it (same SQL on PostgreSQL and SQLite; no lock to outlive
 a killed scheduler).
 
+Each check also evaluates the run-level crawl health (crawler/cluster/health.py) and
+reports its changes (reading/health_alerts.py): a --once check sends each alert once, a
+long-running scheduler retries a target that is down with back-off.
+
 Settings (read from crawler/settings.py, not a crawl's `-s`): SCHEDULE_CHECK_SECONDS,
-SCHEDULE_REDIS_TIMEOUT_SECONDS, REVISIT_MAX_PER_RUN; REDIS_URL and DATABASE_URL from the
-environment.
+SCHEDULE_REDIS_TIMEOUT_SECONDS, REVISIT_MAX_PER_RUN, HEALTH_ALERT_URLS and the other HEALTH_*;
+REDIS_URL and DATABASE_URL from the environment.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from tzlocal import get_localzone
 
 from crawler import settings
+from crawler.cluster.health import run_health
 from crawler.cluster.runs import push_start_urls
 from crawler.revisits import due_revisits, revisits_per_run
 from crawler.sources import target_of
@@ -44,6 +49,7 @@ from models.db import session_factory
 from models.schema import DatabaseNotReady, DatabaseUnreachable, check_schema, shown_url
 from models.store import start_run
 from pipelines import LogGuard, LogLineParams, guard_root_logging, zone_named
+from reading.health_alerts import SCHEDULER, HealthAlerts, targets_from
 
 logger = logging.getLogger(__name__)
 SPIDER = "site"
@@ -141,14 +147,21 @@ def schedule_due(sessions: sessionmaker[Session], server: Redis, now: datetime |
     return started
 
 
-def check(sessions: sessionmaker[Session], server: Redis) -> list[Started]:
-    """One round: Redis and the schema checked first, then due sources started. Raises
-    Unavailable (worth a retry) or DatabaseNotReady (a schema to migrate), one line each."""
+def check(sessions: sessionmaker[Session], server: Redis,
+          health: HealthAlerts | None = None) -> list[Started]:
+    """One round: Redis and the schema checked first, then due sources started, then the
+    run-level health reported to `health`. Raises Unavailable (worth a retry) or
+    DatabaseNotReady (a schema to migrate), one line each."""
     url = sessions.kw["bind"].url.render_as_string(hide_password=False)
     try:
         server.ping()
         check_schema(url)
-        return schedule_due(sessions, server)
+        started = schedule_due(sessions, server)
+        if health is not None:
+            with sessions.begin() as session:
+                health.shared(session, run_health(session, server, SPIDER))
+            health.send()
+        return started
     except RedisError as error:
         raise Unavailable(f"cannot reach Redis at {_redis_address(server)}: "
                           f"{_first_line(error)}") from error
@@ -224,17 +237,19 @@ def main(argv: list[str]) -> int:
     timeout = settings.SCHEDULE_REDIS_TIMEOUT_SECONDS
     server = Redis.from_url(redis_url, socket_connect_timeout=timeout, socket_timeout=timeout)
     sessions = session_factory(args.database_url)
+    health = HealthAlerts(SCHEDULER, targets_from(settings.HEALTH_ALERT_URLS), sessions)
     if args.once:
         try:
-            print(report(check(sessions, server)))
+            print(report(check(sessions, server, health)))
         except (Unavailable, DatabaseNotReady) as error:
             print(f"schedule: {error}", file=sys.stderr)
             return 1
         return 0
-    return _run_forever(sessions, server, args.every)
+    return _run_forever(sessions, server, args.every, health)
 
 
-def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float) -> int:
+def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float,
+                 health: HealthAlerts) -> int:
     """Check every `every` seconds until SIGTERM or Ctrl-C; an unreachable service is a
     warning and the next check retries, a database without the schema ends it."""
     stopping: list[bool] = []
@@ -243,7 +258,7 @@ def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float) -
     logger.info("checking the sources every %g s (SIGTERM or Ctrl-C stops)", every)
     while not stopping:
         try:
-            started = check(sessions, server)
+            started = check(sessions, server, health)
         except Unavailable as error:
             logger.warning("%s; retrying in %g s", error, every)
         except DatabaseNotReady as error:

@@ -61,11 +61,13 @@ def raise_condition(session: Session, origin: str, event: HealthEvent, now: date
     return bool(session.execute(statement).rowcount)
 
 
-def clear_conditions(session: Session, keys: Sequence[str], now: datetime) -> None:
-    if keys:
-        session.execute(update(HealthAlert).where(HealthAlert.key.in_(keys),
-                                                  HealthAlert.cleared_at.is_(None))
-                        .values(cleared_at=now))
+def clear_conditions(session: Session, keys: Sequence[str], now: datetime) -> set[str]:
+    """End the open conditions named; returns those this call ended (not another's)."""
+    if not keys:
+        return set()
+    return set(session.scalars(update(HealthAlert).where(
+        HealthAlert.key.in_(keys), HealthAlert.cleared_at.is_(None))
+        .values(cleared_at=now).returning(HealthAlert.key)))
 
 
 def note_delivery(session: Session, key: str, outcome: str) -> None:
@@ -101,8 +103,8 @@ class HealthAlerts:
         reported = open_conditions(session, self.origin)
         started, cleared = changes(reported, events)
         raised = [event for event in started if raise_condition(session, self.origin, event, now)]
-        clear_conditions(session, cleared, now)
-        self._announce(raised, [(key, reported[key]) for key in cleared], now)
+        ended = clear_conditions(session, cleared, now)
+        self._announce(raised, [(key, reported[key]) for key in cleared if key in ended], now)
 
     def own(self, events: Sequence[HealthEvent], now: datetime | None = None) -> None:
         """Report the conditions that hold, against those this process reported."""

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,21 +20,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from alembic import command
 from redis import Redis
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
 from crawler import settings
 from crawler.cluster import keys, schedule
 from models import HealthAlert, Source
 from models.db import session_factory
-from models.schema import alembic_config
 from reading.health_alerts import SCHEDULER, HealthAlerts, targets_from
 from reading.watch_cli import alerts_main
 from tests.crawling import ROOT, run_spider
 from tests.demosite import DemoServer
 from tests.integration.crawler.test_cluster import tail, wait_for_log, worker
+from tests.integration.reading.test_health_alerts import health_database
 from tests.receivers import WebhookReceiver, wait_for, webhook_receiver
 from tests.services import redis_database
 from tests.tcp_proxy import TcpProxy
@@ -82,17 +80,8 @@ class TinySite:
 
 @pytest.fixture
 def health_pg(postgres_admin_url: str) -> Iterator[str]:
-    """A migrated PostgreSQL database of these tests' own (health_*), dropped afterwards."""
-    name = f"health_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(postgres_admin_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    url = make_url(postgres_admin_url).set(database=name).render_as_string(hide_password=False)
-    command.upgrade(alembic_config(url), "head")
-    yield url
-    with admin.connect() as connection:
-        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    with health_database(postgres_admin_url) as url:
+        yield url
 
 
 @pytest.fixture
@@ -235,12 +224,13 @@ def test_a_database_cut_off_from_a_worker_and_its_growing_journal_alert_and_clea
         with DemoServer() as server:
             threading.Thread(target=cut, args=(server,), daemon=True).start()
             done = run_spider(
-                via_proxy, tmp_path, "-a", f"start_urls={server.url}/", "-a", "max_pages=150",
-                "-a", "depth=8", "-s", "DOWNLOAD_DELAY=0.08",
+                via_proxy, tmp_path, "-a", f"start_urls={server.url}/", "-a", "max_pages=200",
+                "-a", "depth=8", "-s", "DOWNLOAD_DELAY=0.05",
                 "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2", "-s", "PERSIST_BATCH_SIZE=5",
                 "-s", "PERSIST_FLUSH_SECONDS=0.3", "-s", "PERSIST_RETRY_SECONDS=0.3", *FAST_HEALTH,
                 "-s", f"HEALTH_ALERT_URLS={webhook.url}/health",
-                "-s", "HEALTH_JOURNAL_GROWTH_SECONDS=1.5", "-s", "HEALTH_JOURNAL_GROWTH_PAGES=5")
+                # more than a healthy crawl's backlog (a batch, and what comes during its write)
+                "-s", "HEALTH_JOURNAL_GROWTH_SECONDS=2", "-s", "HEALTH_JOURNAL_GROWTH_PAGES=20")
     finally:
         proxy.stop()
     assert done.returncode == 0, done.stderr[-3000:]
@@ -248,7 +238,8 @@ def test_a_database_cut_off_from_a_worker_and_its_growing_journal_alert_and_clea
     titles = [title.rsplit(":", 1)[0] for title, _ in posts]
     assert sorted(titles[:2]) == ["[crawl health] database_unreachable",
                                   "[crawl health] journal_backlog"], posts
-    assert sorted(titles[2:]) == ["[crawl health] cleared", "[crawl health] cleared"], posts
+    assert sorted(titles[2:]) == ["[crawl health] cleared: database_unreachable",
+                                  "[crawl health] cleared: journal_backlog"], posts
     raised = dict(posts[:2])
     [database] = [body for title, body in raised.items() if "database" in title]
     assert "the database unreachable for" in database

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from redis import Redis
-from sqlalchemy import func, select
+from sqlalchemy import select, true
 from sqlalchemy.orm import Session
 
 from crawler import settings
@@ -23,18 +23,22 @@ from pipelines.health import HealthEvent, RunFacts, empty_runs, error_rate, stop
 
 
 def latest_runs(session: Session, per_source: int) -> dict[str, list[RunFacts]]:
-    """Each enabled source's last `per_source` finished runs, newest first."""
-    order = func.row_number().over(partition_by=CrawlRun.source_id,
-                                   order_by=CrawlRun.id.desc()).label("order")
-    ranked = (select(CrawlRun.id, CrawlRun.source_id, CrawlRun.stats, order)
-              .where(CrawlRun.status == "finished").subquery())
-    rows = session.execute(
-        select(Source.name, ranked.c.id, ranked.c.stats)
-        .join(ranked, ranked.c.source_id == Source.id)
-        .where(Source.enabled.is_(True), ranked.c.order <= per_source)
-        .order_by(Source.name, ranked.c.id.desc())).all()
+    """Each enabled source's last `per_source` finished runs, newest first: a short walk
+    down the (source_id, id) index per source, however many runs the store keeps. On
+    PostgreSQL in one round trip (LATERAL); SQLite, in-process, has none to save."""
+    finished = (select(CrawlRun.id, CrawlRun.stats).where(CrawlRun.status == "finished")
+                .order_by(CrawlRun.id.desc()).limit(per_source))
+    enabled = Source.enabled.is_(True)
+    if session.get_bind().dialect.name == "postgresql":
+        latest = finished.where(CrawlRun.source_id == Source.id).lateral()
+        rows = session.execute(select(Source.name, latest.c.id, latest.c.stats)
+                               .join(latest, true()).where(enabled)).all()
+    else:
+        rows = [(name, *run) for source_id, name in session.execute(
+                    select(Source.id, Source.name).where(enabled))
+                for run in session.execute(finished.where(CrawlRun.source_id == source_id))]
     runs: dict[str, list[RunFacts]] = {}
-    for name, run_id, stats in rows:
+    for name, run_id, stats in sorted(rows, key=lambda row: (row[0], -row[1])):
         runs.setdefault(name, []).append(RunFacts(run_id, stats or {}))
     return runs
 

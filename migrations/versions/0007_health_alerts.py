@@ -1,4 +1,4 @@
-"""health alerts
+"""health alerts, and crawl_run's index by source and id (a source's latest runs)
 
 Revision ID: 0007
 Revises: 0006
@@ -36,9 +36,13 @@ def upgrade() -> None:
                               unique=False)
         batch_op.create_index("uq_health_alert_open_key", ["key"], unique=True,
                               postgresql_where=_OPEN, sqlite_where=_OPEN)
+    with op.batch_alter_table("crawl_run", schema=None) as batch_op:
+        batch_op.create_index("ix_crawl_run_source_id_id", ["source_id", "id"], unique=False)
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("crawl_run", schema=None) as batch_op:
+        batch_op.drop_index("ix_crawl_run_source_id_id")
     with op.batch_alter_table("health_alert", schema=None) as batch_op:
         batch_op.drop_index("uq_health_alert_open_key")
         batch_op.drop_index(batch_op.f("ix_health_alert_raised_at"))

@@ -175,9 +175,9 @@ class Outbox:
 
     def send_due(self, now: datetime | None = None) -> list[tuple[str, str]]:
         """Try the messages whose time has come; returns (key, how it went) for each one
-        sent or given up (a failed attempt to retry is logged once, at the first)."""
+        tried (a failed attempt to retry is logged once, at the first)."""
         now = now or datetime.now(UTC)
-        done, kept = [], []
+        done, kept = [], []  # how each try went; what waits for another
         for message in self.waiting:
             if message.due > now:
                 kept.append(message)
@@ -198,5 +198,7 @@ class Outbox:
                                    message.title, where, problem)
                 message.due = now + backoff(message.attempts)
                 kept.append(message)
+                done.append((message.key, f"not sent to {where} (attempt {message.attempts}, "
+                                          f"next at {message.due:%H:%M:%S} UTC): {problem}"))
         self.waiting = kept
         return done

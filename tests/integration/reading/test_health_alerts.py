@@ -104,8 +104,9 @@ def test_a_target_that_is_down_is_retried_with_backoff_then_given_up(
     assert len(receiver.posts) == DELIVERY_ATTEMPTS and not alerts.outbox.waiting
     with alerts.sessions() as session:
         row = session.scalars(select(HealthAlert)).one()
-    assert row.delivery.startswith(f"not sent to json://127.0.0.1/… after {DELIVERY_ATTEMPTS} "
-                                   "attempts")
+    assert row.delivery.count("not sent to json://127.0.0.1/…") == DELIVERY_ATTEMPTS
+    assert row.delivery.startswith("not sent to json://127.0.0.1/… (attempt 1, next at ")
+    assert f"not sent to json://127.0.0.1/… after {DELIVERY_ATTEMPTS} attempts" in row.delivery
 
 
 def test_a_target_apprise_does_not_know_is_left_out_with_a_log_line(

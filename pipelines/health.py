@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-# Kinds of condition, by who evaluates them.
+# Kinds of condition: the scheduler's (runs, workers), then a worker's (its services, journal).
 EMPTY_RUNS, ERROR_RATE, WORKER_STOPPED = "empty_runs", "error_rate", "worker_stopped"
 DATABASE_UNREACHABLE, REDIS_UNREACHABLE = "database_unreachable", "redis_unreachable"
 JOURNAL_BACKLOG = "journal_backlog"
-RUN_KINDS = (EMPTY_RUNS, ERROR_RATE, WORKER_STOPPED)
 # What the store did with a run's pages (one of these per page it wrote), and the run
 # statistics that are no fetch or extraction error of its pages.
 _STORED = ("pages/new", "pages/updated", "pages/unchanged", "pages/not_modified",

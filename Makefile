@@ -38,6 +38,7 @@ bench: install
 	$(PY) -m bench.search --reuse
 	$(PY) -m bench.stories
 	$(PY) -m bench.alerts
+	$(PY) -m bench.health
 	$(PY) -m bench.crawl --scale 4 --repeat 3
 	$(PY) -m bench.soak --scale 72 --distributed
 	$(PY) -m bench.freshness

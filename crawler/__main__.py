@@ -19,7 +19,8 @@ COMMANDS = {
     "reindex": ("reading.cli", "reindex_main", "rebuild the search index of stored pages"),
     "export": ("reading.export", "export_main", "stream stored results as JSON lines or CSV"),
     "watch": ("reading.watch_cli", "watch_main", "add, list or remove watches (standing queries)"),
-    "alerts": ("reading.watch_cli", "alerts_main", "list alerts; deliver what is due"),
+    "alerts": ("reading.watch_cli", "alerts_main",
+               "list alerts (--health: crawl-health alerts); deliver what is due"),
     "api": ("reading.api", "main", "serve the HTTP API (search, articles, watches, alerts)"),
     "sources": ("crawler.source_file", "main", "import or export sources as YAML or JSON"),
 }

@@ -43,6 +43,9 @@ _REVISIT_OUTCOMES = {"updated": "revisits/changed", "unchanged": "revisits/uncha
 # signal: a batch of items was committed to the database; `batch` (list of Written) is what
 # it wrote, `seconds` how long since the write began (or the previous batch's commit)
 batch_stored = object()
+# signal at each tick: (since, waiting): when the database went out of reach
+# (time.monotonic(), None while writes succeed) and the pages waiting in the journal
+persist_health = object()
 
 
 class PersistStage:
@@ -135,9 +138,12 @@ class PersistStage:
         self.flush()
 
     def tick(self) -> None:
-        """The periodic step: report the database's health, then flush (not waiting for the
-        write, so that the health is reported while a write hangs)."""
+        """The periodic step: report the database's health (a log line, `persist_health`),
+        then flush (not waiting for the write, so that the health is reported while a write
+        hangs)."""
         self.report_health()
+        self.crawler.signals.send_catch_log(persist_health, since=self.unreachable_since(),
+                                            waiting=self.waiting)
         self.flush()
 
     def unreachable_since(self) -> float | None:

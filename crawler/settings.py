@@ -111,7 +111,8 @@ EXTENSIONS = {"crawler.log_guard.GuardLogLines": -1000,
               "crawler.run_record.RunRecord": 0,
               "crawler.watching.WatchAlerts": 0,
               "crawler.status.live.LiveProgress": 0,
-              "crawler.metrics.worker.WorkerMetrics": 0}
+              "crawler.metrics.worker.WorkerMetrics": 0,
+              "crawler.health_watch.HealthWatch": 0}
 LOG_LINE_MAX_CHARS = LOG_LINES.line_max_chars
 LOG_RECORD_MAX_LINES = LOG_LINES.record_max_lines
 # Match watches and send due alerts after every stored batch (crawler/watching.py).
@@ -232,6 +233,30 @@ METRICS_HOST = os.environ.get("METRICS_HOST", "127.0.0.1")
 SCHEDULE_CHECK_SECONDS = 30.0
 # How long the scheduler waits for Redis before it calls it unreachable (and retries).
 SCHEDULE_REDIS_TIMEOUT_SECONDS = 10.0
+
+# Crawl-health alerts (pipelines/health.py, reading/health_alerts.py; README, "Crawl-health
+# alerts"; why these defaults: docs/RELIABILITY.md, "Crawl-health alerts"). Each is read from
+# the environment first, so compose files and systemd units set them for the scheduler and
+# the workers alike. HEALTH_ALERT_URLS: comma-separated targets (webhook URLs, chat robots'
+# URLs, e-mail addresses, apprise URLs); empty: the alerts are log lines only.
+HEALTH_ALERT_URLS = os.environ.get("HEALTH_ALERT_URLS", "")
+# The scheduler, at each check: a source whose last HEALTH_EMPTY_RUNS finished runs stored no
+# new page; a source whose latest run failed on more than HEALTH_ERROR_RATE of the pages it
+# fetched, once it fetched HEALTH_ERROR_MIN_PAGES; a worker without a heartbeat for
+# HEALTH_WORKER_SILENT_SECONDS (forgotten, its condition cleared, after
+# HEALTH_WORKER_FORGET_SECONDS).
+HEALTH_EMPTY_RUNS = int(os.environ.get("HEALTH_EMPTY_RUNS", "3"))
+HEALTH_ERROR_RATE = float(os.environ.get("HEALTH_ERROR_RATE", "0.2"))
+HEALTH_ERROR_MIN_PAGES = int(os.environ.get("HEALTH_ERROR_MIN_PAGES", "20"))
+HEALTH_WORKER_SILENT_SECONDS = float(os.environ.get("HEALTH_WORKER_SILENT_SECONDS", "60"))
+HEALTH_WORKER_FORGET_SECONDS = float(os.environ.get("HEALTH_WORKER_FORGET_SECONDS", "86400"))
+# Each worker, every HEALTH_CHECK_SECONDS: its database or Redis unreachable for
+# HEALTH_UNREACHABLE_SECONDS; its journal backlog grown by HEALTH_JOURNAL_GROWTH_PAGES or more
+# over HEALTH_JOURNAL_GROWTH_SECONDS without going down.
+HEALTH_CHECK_SECONDS = float(os.environ.get("HEALTH_CHECK_SECONDS", "5"))
+HEALTH_UNREACHABLE_SECONDS = float(os.environ.get("HEALTH_UNREACHABLE_SECONDS", "120"))
+HEALTH_JOURNAL_GROWTH_SECONDS = float(os.environ.get("HEALTH_JOURNAL_GROWTH_SECONDS", "300"))
+HEALTH_JOURNAL_GROWTH_PAGES = int(os.environ.get("HEALTH_JOURNAL_GROWTH_PAGES", "500"))
 
 # Discovery (crawler/discovery.py): on every run, each start URL's origin is asked for its
 # feeds (the start page's <link rel="alternate">, else these paths, each probed once) and

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, String, Text
+from sqlalchemy import ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from models.base import Base
@@ -46,6 +46,8 @@ class CrawlRun(Base):
     """One crawl: when it ran, which spider and source, and its final statistics."""
 
     __tablename__ = "crawl_run"
+    # A source's latest runs, newest first, read without a sort (the health checks').
+    __table_args__ = (Index("ix_crawl_run_source_id_id", "source_id", "id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     spider: Mapped[str] = mapped_column(String(100))

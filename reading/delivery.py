@@ -7,6 +7,8 @@ natively), or e-mail (`mailto://`). `target_for` turns what a user types (a URL,
 address) into one. Sending never raises: an unreachable target is a failed attempt,
 retried after DELIVERY_BACKOFF_SECONDS doubling per attempt up to DELIVERY_BACKOFF_MAX,
 given up after DELIVERY_ATTEMPTS; its last error stays on the row for `alerts` to show.
+Messages that have no row to wait in (crawl-health alerts, raised where the database may be
+out of reach) wait in an `Outbox` in memory, on the same schedule.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import logging
 import os
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import quote, urlsplit
 
@@ -104,7 +108,8 @@ def send(target: str, title: str, body: str) -> str | None:
     return (lines[-1] if lines else "the target did not accept the message")[:500]
 
 
-def _backoff(attempts: int) -> timedelta:
+def backoff(attempts: int) -> timedelta:
+    """How long a target that failed `attempts` times is left before the next attempt."""
     return timedelta(seconds=min(DELIVERY_BACKOFF_MAX,
                                  DELIVERY_BACKOFF_SECONDS * 2 ** (attempts - 1)))
 
@@ -134,7 +139,7 @@ def deliver_due(session: Session, now: datetime | None = None) -> dict[str, int]
             logger.warning("alert %d to %s given up after %d attempts: %s", alert.id,
                            _shown(delivery.target), delivery.attempts, problem)
         else:
-            delivery.next_attempt_at = now + _backoff(delivery.attempts)
+            delivery.next_attempt_at = now + backoff(delivery.attempts)
             counts["retried"] += 1
     return counts
 
@@ -143,3 +148,57 @@ def _shown(target: str) -> str:
     """A target as it may be logged: scheme and host, no path (webhook tokens live there)."""
     parts = urlsplit(target)
     return f"{parts.scheme}://{parts.hostname or ''}/…"
+
+
+@dataclass
+class _Message:
+    key: str
+    target: str
+    title: str
+    body: str
+    due: datetime
+    attempts: int = 0
+
+
+class Outbox:
+    """Messages to a fixed list of targets, kept in memory until each target took them or
+    DELIVERY_ATTEMPTS failed (the same back-off as alert deliveries); `key` names what a
+    message is about, for its sender to record how it went."""
+
+    def __init__(self, targets: Sequence[str]) -> None:
+        self.targets = list(targets)
+        self.waiting: list[_Message] = []
+
+    def add(self, key: str, title: str, body: str, now: datetime | None = None) -> None:
+        now = now or datetime.now(UTC)
+        self.waiting += [_Message(key, target, title[:250], body, now) for target in self.targets]
+
+    def send_due(self, now: datetime | None = None) -> list[tuple[str, str]]:
+        """Try the messages whose time has come; returns (key, how it went) for each one
+        tried (a failed attempt to retry is logged once, at the first)."""
+        now = now or datetime.now(UTC)
+        done, kept = [], []  # how each try went; what waits for another
+        for message in self.waiting:
+            if message.due > now:
+                kept.append(message)
+                continue
+            problem = send(message.target, message.title, message.body)
+            message.attempts += 1
+            where = _shown(message.target)
+            if problem is None:
+                done.append((message.key, f"sent to {where} at {now:%Y-%m-%d %H:%M:%S} UTC"))
+            elif message.attempts >= DELIVERY_ATTEMPTS:
+                logger.warning("%s to %s given up after %d attempts: %s", message.title, where,
+                               message.attempts, problem)
+                done.append((message.key, f"not sent to {where} after {message.attempts} "
+                                          f"attempts: {problem}"))
+            else:
+                if message.attempts == 1:
+                    logger.warning("%s not sent to %s (%s); retried with back-off",
+                                   message.title, where, problem)
+                message.due = now + backoff(message.attempts)
+                kept.append(message)
+                done.append((message.key, f"not sent to {where} (attempt {message.attempts}, "
+                                          f"next at {message.due:%H:%M:%S} UTC): {problem}"))
+        self.waiting = kept
+        return done

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, select, update
 
+from models.health import HealthAlert
 from models.watch import Alert, Delivery, Watch
 from reading.delivery import deliver_due, target_for
 from reading.options import add_database, sessions_for
@@ -101,12 +102,17 @@ def alerts_main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON object per alert")
     parser.add_argument("--mark-read", action="store_true",
                         help="mark the listed alerts read")
+    parser.add_argument("--health", action="store_true",
+                        help="list the crawl-health alerts instead (open ones first)")
     add_database(parser)
     args = parser.parse_args(argv)
     sessions = sessions_for(parser.prog, args.database_url)
     if sessions is None:
         return 2
     with sessions.begin() as session:
+        if args.health and args.action == "list":
+            _health(session, args.limit, args.json)
+            return 0
         if args.action == "deliver":
             group_new(session)
             raised = match_new(session)
@@ -128,6 +134,23 @@ def alerts_main(argv: list[str]) -> int:
             session.execute(update(Alert).where(Alert.id.in_([a.id for a, _ in rows]))
                             .values(read_at=datetime.now(UTC)))
     return 0
+
+
+def _health(session, limit: int, as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    rows = session.scalars(select(HealthAlert).order_by(
+        HealthAlert.cleared_at.is_(None).desc(), HealthAlert.raised_at.desc(),
+        HealthAlert.id.desc()).limit(limit))
+    for row in rows:
+        if as_json:
+            print(json.dumps({"id": row.id, "kind": row.kind, "key": row.key,
+                              "origin": row.origin, "message": row.message,
+                              "raised_at": row.raised_at.isoformat(),
+                              "cleared_at": row.cleared_at and row.cleared_at.isoformat(),
+                              "delivery": row.delivery}, ensure_ascii=False))
+            continue
+        state = "OPEN   " if row.cleared_at is None else f"cleared {row.cleared_at:%m-%d %H:%M}"
+        print(f"{state}  {row.raised_at:%Y-%m-%d %H:%M:%S}  {row.kind}  {row.message}"
+              + (f"\n    {row.delivery}" if row.delivery else ""))
 
 
 def _failures(session, ids: list[int]) -> dict[int, str]:  # type: ignore[no-untyped-def]

@@ -66,6 +66,12 @@ def worker_status(spider: str, worker: str) -> str:
     return f"{spider}:worker-status:{worker}"
 
 
+def workers(spider: str) -> str:
+    """A hash: each worker's last heartbeat (Unix time); a worker that closes leaves it, one
+    killed stays, which is how the scheduler sees that a heartbeat stopped."""
+    return f"{spider}:workers"
+
+
 def domain_leases(domain: str) -> str:
     return f"politeness:{domain}:leases"
 

@@ -13,11 +13,15 @@ One run per due source however many schedulers run: a compare-and-set UPDATE of
 a killed scheduler).
 
 With `--metrics-port` it serves Prometheus metrics: runs started per source, checks, and
-the shared queue (`crawler.metrics`).
+the shared queue (`crawler.metrics`). Each check also evaluates the run-level crawl health
+(crawler/cluster/health.py) and reports its changes (reading/health_alerts.py): a --once
+check sends each alert once, a long-running scheduler retries a target that is down with
+back-off.
 
 Settings (read from crawler/settings.py, not a crawl's `-s`): SCHEDULE_CHECK_SECONDS,
-SCHEDULE_REDIS_TIMEOUT_SECONDS, REVISIT_MAX_PER_RUN, LOG_FORMAT, METRICS_HOST; REDIS_URL,
-DATABASE_URL and METRICS_PORT from the environment.
+SCHEDULE_REDIS_TIMEOUT_SECONDS, REVISIT_MAX_PER_RUN, LOG_FORMAT, METRICS_HOST,
+HEALTH_ALERT_URLS and the other HEALTH_*; REDIS_URL, DATABASE_URL and METRICS_PORT from
+the environment.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from tzlocal import get_localzone
 
 from crawler import settings
+from crawler.cluster.health import run_health
 from crawler.cluster.keys import SPIDER
 from crawler.cluster.runs import push_start_urls
 from crawler.metrics.cluster import ClusterCollector
@@ -52,6 +57,7 @@ from models.db import session_factory
 from models.schema import DatabaseNotReady, DatabaseUnreachable, check_schema, shown_url
 from models.store import start_run
 from pipelines import JSON_LINES, LogGuard, LogLineParams, guard_root_logging, zone_named
+from reading.health_alerts import SCHEDULER, HealthAlerts, targets_from
 
 logger = logging.getLogger(__name__)
 NO_REDIS = ("the scheduler starts runs on the shared Redis frontier that the workers read: "
@@ -176,14 +182,21 @@ def schedule_due(sessions: sessionmaker[Session], server: Redis, now: datetime |
     return started
 
 
-def check(sessions: sessionmaker[Session], server: Redis) -> list[Started]:
-    """One round: Redis and the schema checked first, then due sources started. Raises
-    Unavailable (worth a retry) or DatabaseNotReady (a schema to migrate), one line each."""
+def check(sessions: sessionmaker[Session], server: Redis,
+          health: HealthAlerts | None = None) -> list[Started]:
+    """One round: Redis and the schema checked first, then due sources started, then the
+    run-level health reported to `health`. Raises Unavailable (worth a retry) or
+    DatabaseNotReady (a schema to migrate), one line each."""
     url = sessions.kw["bind"].url.render_as_string(hide_password=False)
     try:
         server.ping()
         check_schema(url)
-        return schedule_due(sessions, server)
+        started = schedule_due(sessions, server)
+        if health is not None:
+            with sessions.begin() as session:
+                health.shared(session, run_health(session, server, SPIDER))
+            health.send()
+        return started
     except RedisError as error:
         raise Unavailable(f"cannot reach Redis at {_redis_address(server)}: "
                           f"{_first_line(error)}") from error
@@ -271,13 +284,14 @@ def main(argv: list[str]) -> int:
     timeout = settings.SCHEDULE_REDIS_TIMEOUT_SECONDS
     server = Redis.from_url(redis_url, socket_connect_timeout=timeout, socket_timeout=timeout)
     sessions = session_factory(args.database_url)
+    health = HealthAlerts(SCHEDULER, targets_from(settings.HEALTH_ALERT_URLS), sessions)
     if args.once:
         if args.metrics_port is not None:
             print("schedule: --metrics-port serves a long-running scheduler, not --once",
                   file=sys.stderr)
             return 2
         try:
-            print(report(check(sessions, server)))
+            print(report(check(sessions, server, health)))
         except (Unavailable, DatabaseNotReady) as error:
             print(f"schedule: {error}", file=sys.stderr)
             return 1
@@ -295,11 +309,11 @@ def main(argv: list[str]) -> int:
             print(f"schedule: cannot serve metrics on {args.metrics_host}:{port}: {error}",
                   file=sys.stderr)
             return 2
-    return _run_forever(sessions, server, args.every, metrics)
+    return _run_forever(sessions, server, args.every, health, metrics)
 
 
 def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float,
-                 metrics: SchedulerMetrics | None = None) -> int:
+                 health: HealthAlerts, metrics: SchedulerMetrics | None = None) -> int:
     """Check every `every` seconds until SIGTERM or Ctrl-C; an unreachable service is a
     warning and the next check retries, a database without the schema ends it. Each check
     and each run started is counted in `metrics`, if given."""
@@ -309,7 +323,7 @@ def _run_forever(sessions: sessionmaker[Session], server: Redis, every: float,
     logger.info("checking the sources every %g s (SIGTERM or Ctrl-C stops)", every)
     while not stopping:
         try:
-            started = check(sessions, server)
+            started = check(sessions, server, health)
         except Unavailable as error:
             logger.warning("%s; retrying in %g s", error, every)
             if metrics:

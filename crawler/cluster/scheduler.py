@@ -45,6 +45,9 @@ from crawler.discovery import DISCOVERY
 logger = logging.getLogger(__name__)
 
 run_frontier_lost = object()  # signal: (run_id, stats) of a run whose Redis frontier is gone
+# signal at each heartbeat: (worker, since) where `since` is when Redis went out of reach
+# (time.monotonic()), None while it answers
+redis_health = object()
 
 
 class AckScheduler(Scheduler):
@@ -105,6 +108,7 @@ class AckScheduler(Scheduler):
             self.ledger.settle()  # statistics and settles still buffered
             # Without a heartbeat, whatever this worker still held is recovered by the others.
             self.server.delete(keys.heartbeat(self.spider.name, self.worker))
+            self.server.hdel(keys.workers(self.spider.name), self.worker)
         except RedisError as error:
             self._outage(error)
         if self._unsent or self.ledger.unsettled:
@@ -121,12 +125,16 @@ class AckScheduler(Scheduler):
         self.crawler.engine._SLOT_HEARTBEAT_INTERVAL = self.idle_poll_seconds
 
     def _beat(self) -> None:
-        """Renew the heartbeat, send what waits, recover stopped peers; a Redis out of
-        reach is logged once per outage, and the next beat tries again."""
+        """Renew the heartbeat (its key, and its time in the workers' hash), send what waits,
+        recover stopped peers; a Redis out of reach is logged once per outage, and the next
+        beat tries again. Each beat tells `redis_health` how Redis stands."""
         try:
             uptime = self._check_restart()
-            self.server.set(keys.heartbeat(self.spider.name, self.worker), f"{time.time():.3f}",
-                            ex=max(1, int(3 * self.heartbeat_seconds)))
+            with self.server.pipeline(transaction=False) as pipe:
+                pipe.set(keys.heartbeat(self.spider.name, self.worker), f"{time.time():.3f}",
+                         ex=max(1, int(3 * self.heartbeat_seconds)))
+                pipe.hset(keys.workers(self.spider.name), self.worker, time.time())
+                pipe.execute()
             self._send_unsent()
             self.spider.requests_done(())  # settles buffered during an outage
             self._watch_runs()
@@ -134,8 +142,10 @@ class AckScheduler(Scheduler):
                 self.recover()
         except RedisError as error:
             self._outage(error)
-            return
-        self._reachable()
+        else:
+            self._reachable()
+        self.crawler.signals.send_catch_log(redis_health, worker=self.worker,
+                                            since=self._down_since)
 
     def _check_restart(self) -> int:
         """Redis' uptime in seconds; after a restart (a new run id) re-assert what this

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
@@ -163,6 +164,19 @@ def _check_api(env: dict[str, str]) -> None:
             time.sleep(1)
 
 
+def _stored_by_metrics(env: dict[str, str]) -> float:
+    """New pages committed, summed over the workers' Prometheus metrics (compose: port 9410)."""
+    total = 0.0
+    for worker in _containers(env, "worker"):
+        url = f"http://{_address(worker)}:9410/metrics"
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            for family in text_string_to_metric_families(answer.read().decode()):
+                total += sum(sample.value for sample in family.samples
+                             if sample.name == "crawler_pages_stored_total"
+                             and sample.labels["outcome"] == "new")
+    return total
+
+
 def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
         stack: dict[str, str], tmp_path: Path) -> None:
     sources, dump = tmp_path / "sources.yaml", tmp_path / "opinion.dump"
@@ -202,6 +216,7 @@ def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
                        if stored[path] != page_type}
     assert len(typed_otherwise) <= TYPED_OTHERWISE * len(fetchable), typed_otherwise
     assert len(clients) == 2 and min(clients.values()) > 0.2 * sum(clients.values()), clients
+    assert _stored_by_metrics(stack) == len(stored)
     _check_api(stack)
 
     steps.run("docker-compose up -d --no-deps --scale worker=4 worker")

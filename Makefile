@@ -39,6 +39,7 @@ bench: install
 	$(PY) -m bench.stories
 	$(PY) -m bench.alerts
 	$(PY) -m bench.crawl --scale 4 --repeat 3
+	$(PY) -m bench.crawl --latency 150 --jitter 50 --scale 0.5 --stored 10000
 	$(PY) -m bench.soak --scale 72 --distributed
 
 # Service faults at length (Redis restarts, a killed worker, a database partition) on a

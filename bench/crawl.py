@@ -256,14 +256,15 @@ def _drop_database(admin_url: str, url: str) -> None:
                                 "WITH (FORCE)"))
 
 
-def site_config(scale: int) -> SiteConfig:
+def site_config(scale: float) -> SiteConfig:
     """The demo site `scale` times as deep (≈ 500 pages per unit): a longer crawl measures
-    the steady rate rather than the start-up ramp and the last batch."""
+    the steady rate rather than the start-up ramp and the last batch; a fraction makes
+    many small sites (latency mode) a crawl of minutes."""
     base = SiteConfig()
-    return SiteConfig(articles_per_section=base.articles_per_section * scale,
-                      threads_per_board=base.threads_per_board * scale,
-                      blog_posts=base.blog_posts * scale,
-                      history_days=base.history_days * scale)
+    return SiteConfig(articles_per_section=round(base.articles_per_section * scale),
+                      threads_per_board=round(base.threads_per_board * scale),
+                      blog_posts=round(base.blog_posts * scale),
+                      history_days=round(base.history_days * scale))
 
 
 @contextmanager
@@ -464,7 +465,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.crawl")
     parser.add_argument("--admin-url", default="postgresql+psycopg2://postgres@127.0.0.1:5432/test")
     parser.add_argument("--redis-url", default=REDIS, help="flushed before each mode")
-    parser.add_argument("--scale", type=int, default=1, help="demo site size, ≈ 500 pages each")
+    parser.add_argument("--scale", type=float, default=1,
+                        help="demo site size, ≈ 500 pages each (a fraction: smaller)")
     parser.add_argument("--repeat", type=int, default=1,
                         help="rounds of all modes, one after the other; each is reported")
     parser.add_argument("--latency", type=float, default=0.0,

@@ -5,13 +5,14 @@ Redis, which listen on 127.0.0.1 only, through `tests.tcp_proxy`; the demo site)
 the hosts reach over the network, as separate machines would.
 
 Names carry this process' id, so parallel runs do not clash; everything is removed on exit,
-whatever happened. Needs root and iproute2.
+and what a killed run left (its process gone) by the next run. Needs root and iproute2.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Iterator, Sequence
@@ -20,6 +21,9 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 from tests.tcp_proxy import TcpProxy
+
+PREFIX = "oc"  # every name: oc<pid>br, oc<pid>h<n> (namespace), oc<pid>v<n> (cable)
+_OURS = re.compile(rf"^{PREFIX}(\d+)(?:br|h\d+|v\d+)$")
 
 
 def _ip(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -32,7 +36,7 @@ def available() -> str | None:
         return "iproute2's `ip` is not installed"
     if os.geteuid() != 0:
         return "network namespaces need root"
-    probe = f"ocprobe{os.getpid()}"
+    probe = f"{PREFIX}probe{os.getpid()}"
     made = _ip("netns", "add", probe, check=False)
     if made.returncode != 0:
         return f"`ip netns add` failed: {made.stderr.strip()}"
@@ -62,7 +66,7 @@ class Lan:
     The LAN is a /24 of 10.0.0.0/8 no interface of the machine uses yet."""
 
     def __init__(self, hosts: int) -> None:
-        tag = f"oc{os.getpid()}"
+        tag = f"{PREFIX}{os.getpid()}"
         self.bridge = f"{tag}br"
         network = _free_network(os.getpid())
         addresses = [str(address) for address in network.hosts()]
@@ -71,6 +75,7 @@ class Lan:
         self.hosts = [Host(f"{tag}h{n}", addresses[10 + n], f"{tag}v{n}") for n in range(hosts)]
 
     def __enter__(self) -> Lan:
+        _remove_abandoned()
         try:
             self._build()
         except BaseException:
@@ -104,6 +109,18 @@ class Lan:
             _ip("netns", "del", host.namespace, check=False)
             _ip("link", "del", host.cable, check=False)
         _ip("link", "del", self.bridge, check=False)
+
+
+def _remove_abandoned() -> None:
+    """Delete the namespaces and links of runs whose process is gone (killed before their
+    clean-up ran)."""
+    namespaces = [line.split()[0] for line in _ip("netns", "list").stdout.splitlines()]
+    links = [line.split(": ")[1].split("@")[0]
+             for line in _ip("-o", "link", "show").stdout.splitlines()]
+    for name in namespaces + links:
+        match = _OURS.match(name)
+        if match and not os.path.exists(f"/proc/{match.group(1)}"):
+            _ip("netns" if name in namespaces else "link", "del", name, check=False)
 
 
 def _free_network(seed: int) -> ipaddress.IPv4Network:

@@ -25,8 +25,9 @@ fetching the same URLs at the same concurrency and politeness; the pipeline runs
 of `--workers` (cluster mode, Redis and PostgreSQL) and, with `--stored N`, once more with
 one worker on a store already holding N generated pages (bench.search's loader), for the
 CPU a stored page costs as the store grows. PostgreSQL's CPU is that of the backends
-connected to the run's database; Redis' is the whole server's (shared with anything else
-using it). The machine's load average is printed before and after.
+connected to the run's database; Redis is a server of the run's own (tests.services.OwnRedis,
+unless `--redis-url` is given), so its CPU is the crawl's alone. The machine's load average
+is printed before and after, and each mode's figures as soon as it is done.
 
     python -m bench.crawl [--admin-url postgresql://postgres@127.0.0.1:5432/test]
                           [--scale K] [--repeat N] [--redis-url URL]
@@ -60,6 +61,7 @@ from crawler.migrate import upgrade
 from models import Page, Source
 from models.db import PROJECT_ROOT, session_factory
 from tests.demosite import DemoServer, SiteConfig
+from tests.services import OwnRedis
 
 REDIS = "redis://127.0.0.1:6379/8"
 PLAIN_SPIDER = Path(__file__).with_name("plain_spider.py")
@@ -90,6 +92,7 @@ class Setup:
     latency: float = 0.0  # seconds
     jitter: float = 0.0
     concurrency: int = 32
+    redis_pid: int | None = None  # the Redis server measured; None: every redis-server
 
     @property
     def common(self) -> list[str]:
@@ -139,9 +142,9 @@ def _machine_seconds() -> float:
 
 def _own_backend(pid: str, database: str | None) -> bool:
     """Whether a postgres process serves `database` (its title names it); every postgres
-    process counts when no database is given."""
-    if database is None:
-        return True
+    process counts when no database is given, none when it is "" (a crawl storing nothing)."""
+    if database is None or not database:
+        return database is None
     try:
         title = Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
@@ -149,15 +152,19 @@ def _own_backend(pid: str, database: str | None) -> bool:
     return f" {database} ".encode() in title
 
 
-def cpu_snapshot(workers: Iterable[int], database: str | None = None) -> dict[str, float]:
+def cpu_snapshot(workers: Iterable[int], database: str | None = None,
+                 redis_pid: int | None = None) -> dict[str, float]:
     """Cumulative CPU seconds per process group, for a before/after difference. With
     `database`, "postgres" is the backends serving it (the machine is shared: other
-    databases' work is not the crawl's); a backend that exits meanwhile is not counted."""
+    databases' work is not the crawl's); a backend that exits meanwhile is not counted.
+    With `redis_pid`, "redis" is that server alone."""
     totals = dict.fromkeys(GROUPS, 0.0)
     for pid in (p for p in os.listdir("/proc") if p.isdigit()):
         name, seconds = _proc_seconds(pid)
-        if name == "redis-server" or (name == "postgres" and _own_backend(pid, database)):
-            totals[name.removesuffix("-server")] += seconds
+        if name == "postgres" and _own_backend(pid, database):
+            totals["postgres"] += seconds
+        elif name == "redis-server" and redis_pid in (None, int(pid)):
+            totals["redis"] += seconds
     totals["workers"] = sum(_proc_seconds(pid)[1] for pid in workers)
     totals["bench+demo"] = _proc_seconds(os.getpid())[1]
     totals["other"] = _machine_seconds() - sum(totals.values())
@@ -178,11 +185,11 @@ def reactor_times(workers: Iterable[int]) -> tuple[float, float]:
 
 
 def _measure(workers: list[int], progress: Callable[[], int], expected: int,
-             every: float = 0.02, database: str | None = None,
+             every: float = 0.02, database: str | None = None, redis_pid: int | None = None,
              ) -> tuple[float, float, dict[str, float], tuple[float, float]]:
     """Wait until `progress()` reaches `expected`; the seconds it took, the steady rate,
     CPU seconds per group and reactor times."""
-    began, cpu = time.monotonic(), cpu_snapshot(workers, database)
+    began, cpu = time.monotonic(), cpu_snapshot(workers, database, redis_pid)
     threads = reactor_times(workers)
     samples = [(began, 0)]  # (when, pages done), for the steady rate
 
@@ -193,7 +200,7 @@ def _measure(workers: list[int], progress: Callable[[], int], expected: int,
     _wait(done, every)
     seconds = time.monotonic() - began
     cpu = {group: spent - cpu[group]
-           for group, spent in cpu_snapshot(workers, database).items()}
+           for group, spent in cpu_snapshot(workers, database, redis_pid).items()}
     running, waiting = (b - a for a, b in zip(threads, reactor_times(workers), strict=True))
     return seconds, steady_rate(samples, expected), cpu, (running, waiting)
 
@@ -330,7 +337,8 @@ def pipeline_rate(workers: int, admin_url: str, paths: list[list[str]], logs: Pa
         # light polling: the workers need the CPU (each count over the growing table is
         # PostgreSQL work the crawl is charged with)
         seconds, steady, cpu, reactor = _measure(pids, crawled, sum(map(len, paths)),
-                                                 every=0.1, database=make_url(url).database)
+                                                 every=0.1, database=make_url(url).database,
+                                                 redis_pid=setup.redis_pid)
         for process in [starter, *helpers]:
             process.wait(timeout=120)
     pages = crawled()
@@ -382,7 +390,8 @@ def plain_rate(paths: list[list[str]], logs: Path, setup: Setup) -> Result:
         _wait(lambda: _started(servers))
         expected = sum(map(len, paths))
         seconds, steady, cpu, reactor = _measure([process.pid], _fetched(servers, paths),
-                                                 expected, every=0.1)
+                                                 expected, every=0.1, database="",
+                                                 redis_pid=setup.redis_pid)
         process.wait(timeout=120)
     return Result("plain Scrapy", 1, expected, seconds, steady, cpu, reactor)
 
@@ -464,7 +473,8 @@ def goals(rows: list[Result]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.crawl")
     parser.add_argument("--admin-url", default="postgresql+psycopg2://postgres@127.0.0.1:5432/test")
-    parser.add_argument("--redis-url", default=REDIS, help="flushed before each mode")
+    parser.add_argument("--redis-url", help=f"flushed before each mode (default {REDIS}; "
+                                             "latency mode: a Redis server of its own)")
     parser.add_argument("--scale", type=float, default=1,
                         help="demo site size, ≈ 500 pages each (a fraction: smaller)")
     parser.add_argument("--repeat", type=int, default=1,
@@ -504,9 +514,20 @@ def _load() -> str:
 
 def _rounds(args: argparse.Namespace) -> int:
     latency = args.latency > 0
-    setup = Setup(site_config(args.scale), args.redis_url,
-                  args.domains or (8 if latency else 1), args.latency / 1000, args.jitter / 1000,
-                  args.concurrency)
+    with ExitStack() as stack:
+        redis, redis_pid = args.redis_url or REDIS, None
+        if latency and not args.redis_url:
+            own = stack.enter_context(OwnRedis(stack.enter_context(TemporaryDirectory()),
+                                               aof=False))
+            redis, redis_pid = own.url, own.pid
+        setup = Setup(site_config(args.scale), redis, args.domains or (8 if latency else 1),
+                      args.latency / 1000, args.jitter / 1000, args.concurrency, redis_pid)
+        _modes(args, setup)
+    return 0
+
+
+def _modes(args: argparse.Namespace, setup: Setup) -> None:
+    latency = bool(setup.latency)
     workers = [int(n) for n in (args.workers or ("1,2,4" if latency else "1,2")).split(",")]
     paths = site_paths(setup)
     for round_ in range(1, args.repeat + 1):
@@ -514,16 +535,25 @@ def _rounds(args: argparse.Namespace) -> int:
               f"{_load()}", flush=True)
         with TemporaryDirectory() as tmp:
             logs = Path(tmp)
-            rows = [plain_rate(paths, logs, setup) if latency
-                    else fetch_only_rate(paths, logs, setup)]
-            rows += [pipeline_rate(n, args.admin_url, paths, logs, setup) for n in workers]
+            rows = [_shown(plain_rate(paths, logs, setup) if latency
+                           else fetch_only_rate(paths, logs, setup))]
+            rows += [_shown(pipeline_rate(n, args.admin_url, paths, logs, setup))
+                     for n in workers]
             if args.stored:
-                rows.append(pipeline_rate(1, args.admin_url, paths, logs, setup, args.stored))
+                rows.append(_shown(pipeline_rate(1, args.admin_url, paths, logs, setup,
+                                                 args.stored)))
         print(f"(after the round: {_load()})")
         report(rows)
         if latency:
             goals(rows)
-    return 0
+
+
+def _shown(row: Result) -> Result:
+    """Print a mode's figures as soon as it is done (a long run interrupted keeps them)."""
+    per_page = ", ".join(f"{group} {1000 * row.cpu[group] / row.pages:.2f}" for group in GROUPS)
+    print(f"  {row.label}: {row.pages} pages in {row.seconds:.1f} s, steady {row.steady:.1f} "
+          f"p/s; CPU ms per page: {per_page}; {_load()}", flush=True)
+    return row
 
 
 if __name__ == "__main__":

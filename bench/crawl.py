@@ -143,7 +143,7 @@ def _machine_seconds() -> float:
 def _own_backend(pid: str, database: str | None) -> bool:
     """Whether a postgres process serves `database` (its title names it); every postgres
     process counts when no database is given, none when it is "" (a crawl storing nothing)."""
-    if database is None or not database:
+    if not database:
         return database is None
     try:
         title = Path(f"/proc/{pid}/cmdline").read_bytes()

@@ -40,6 +40,7 @@ bench: install
 	$(PY) -m bench.alerts
 	$(PY) -m bench.health
 	$(PY) -m bench.crawl --scale 4 --repeat 3
+	$(PY) -m bench.crawl --latency 150 --jitter 50 --scale 0.5 --stored 10000
 	$(PY) -m bench.soak --scale 72 --distributed
 	$(PY) -m bench.freshness
 

@@ -112,6 +112,11 @@ class OwnRedis:
         _wait_for(self.port)
         return self
 
+    @property
+    def pid(self) -> int | None:
+        """The server's process id while it runs."""
+        return self._process.pid if self._process is not None else None
+
     def stop(self) -> None:
         """A clean shutdown (SIGTERM): the append-only file is complete."""
         if self._process is not None:

@@ -9,15 +9,17 @@ import threading
 
 
 class TcpProxy:
-    """Forwards 127.0.0.1:<port> to a target; `stop()` drops every connection and refuses
-    new ones until `start()` listens again on the same port. `blackhole()` keeps every
+    """Forwards <host>:<port> (host 127.0.0.1 unless told: another host's address serves
+    network namespaces) to 127.0.0.1:<target_port>; `stop()` drops every connection and
+    refuses new ones until `start()` listens again on the same port. `blackhole()` keeps every
     connection open but forwards nothing, either way, until `heal()` (a partition without a
     reset: what TCP would retransmit after it heals arrives then)."""
 
-    def __init__(self, target_port: int) -> None:
+    def __init__(self, target_port: int, host: str = "127.0.0.1") -> None:
         self.target_port = target_port
+        self.host = host
         probe = socket.socket()
-        probe.bind(("127.0.0.1", 0))
+        probe.bind((host, 0))
         self.port = probe.getsockname()[1]
         probe.close()
         self._server: socket.socket | None = None
@@ -29,7 +31,7 @@ class TcpProxy:
     def start(self) -> TcpProxy:
         server = socket.socket()
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind(("127.0.0.1", self.port))
+        server.bind((self.host, self.port))
         server.listen(64)
         self._server = server
         threading.Thread(target=self._accept, args=(server,), daemon=True).start()

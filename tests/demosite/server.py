@@ -9,6 +9,7 @@ itself once `live.start()` is called.
 from __future__ import annotations
 
 import hashlib
+import random
 import threading
 import time
 from collections import Counter
@@ -31,12 +32,13 @@ class DemoServer:
 
     def __init__(self, seed: int = 0, edition: int = 0, *, host: str = "127.0.0.1",
                  port: int = 0, faults: bool = False, slow_seconds: float = 5.0,
-                 latency: float = 0.0, config: SiteConfig | None = None,
+                 latency: float = 0.0, jitter: float = 0.0, config: SiteConfig | None = None,
                  verbose: bool = False, live: LiveConfig | None = None) -> None:
         self.catalog = Catalog(seed, config)
         self.live = LiveSite(self.catalog, live) if live is not None else None
         self.faults = Faults(slow_seconds) if faults else None
         self.latency = latency  # seconds each answer takes, as a distant server's would
+        self.jitter = jitter  # each answer's latency drawn uniformly within latency ± jitter
         self.verbose = verbose
         self._sites: dict[int, Site] = {}
         self._lock = threading.Lock()
@@ -94,6 +96,10 @@ class DemoServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def response_latency(self) -> float:
+        """Seconds this answer waits: `latency` ± `jitter`, uniform (never below 0)."""
+        return max(0.0, self.latency + random.uniform(-self.jitter, self.jitter))
 
     def respond(self, path: str, base_url: str) -> Response:
         """The response for a request path (query ignored)."""
@@ -165,7 +171,7 @@ class _Handler(BaseHTTPRequestHandler):
         base = f"http://{host}" if host else demo.url
         response = demo.respond(urlsplit(self.path).path, base)
         if response.delay or demo.latency:
-            time.sleep(response.delay + demo.latency)
+            time.sleep(response.delay + demo.response_latency())
         etag = _etag(response.body)
         if response.status == 200 and self.headers.get("If-None-Match") == etag:
             self.send_response(304)

@@ -1,4 +1,6 @@
-"""Distributed crawling for real: scrapy-redis on the local Redis, PostgreSQL, the demo site."""
+"""Distributed crawling for real: scrapy-redis on the local Redis, PostgreSQL, the demo site;
+some tests also with each worker on a host of its own (a network namespace, tests/netns.py),
+reaching them over a LAN as separate machines would."""
 
 from __future__ import annotations
 
@@ -8,14 +10,16 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from redis import Connection, ConnectionPool, Redis
 from scrapy import Request, Spider
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from crawler.cluster import keys, politeness
@@ -25,10 +29,12 @@ from crawler.cluster.politeness import POLL_SECONDS, SPARE_SECONDS, DomainLeases
 from crawler.cluster.queue import AckPriorityQueue
 from crawler.cluster.runs import create_run, push_start_urls
 from crawler.cluster.schedule import schedule_due
-from models import CrawlRun, Source
+from models import CrawlRun, Page, Source
 from models.db import session_factory
+from tests import netns
 from tests.crawling import ROOT, stored
-from tests.demosite import DemoServer
+from tests.demosite import DemoServer, SiteConfig
+from tests.netns import Host, Lan, forwarded
 from tests.services import redis_database
 
 FAST = ["-s", "CLUSTER_HEARTBEAT_SECONDS=1", "-s", "AUTOTHROTTLE_ENABLED=False",
@@ -62,13 +68,46 @@ def round_trips(action: object) -> int:
     return CountingConnection.sent - before
 
 
+@dataclass(frozen=True)
+class Network:
+    """Where the workers run and how they reach PostgreSQL, Redis and the site: all on
+    this machine's loopback (hosts None), or each worker on a host of its own."""
+
+    database: str
+    redis: str
+    site_host: str = "127.0.0.1"
+    hosts: Sequence[Host | None] = (None, None, None)
+
+
+@pytest.fixture(params=["loopback", "hosts"])
+def network(request: pytest.FixtureRequest, pg_url: str, cluster_redis: str) -> Iterator[Network]:
+    if request.param == "loopback":
+        yield Network(pg_url, cluster_redis)
+        return
+    with on_hosts(3, pg_url, cluster_redis) as lan_network:
+        yield lan_network
+
+
+@contextmanager
+def on_hosts(hosts: int, pg_url: str, redis: str) -> Iterator[Network]:
+    """A LAN of `hosts` hosts (the test skips where namespaces cannot be made), with
+    PostgreSQL and Redis forwarded to its gateway address, where the test serves its site."""
+    reason = netns.available()
+    if reason is not None:
+        pytest.skip(reason)
+    with Lan(hosts) as lan, forwarded(pg_url, lan.gateway) as database, \
+            forwarded(redis, lan.gateway) as redis_on_lan:
+        yield Network(database, redis_on_lan, lan.gateway, lan.hosts)
+
+
 def worker(database_url: str, redis: str, journal: Path, log: Path, *args: str,
-           idle: int = 4) -> subprocess.Popen[bytes]:
-    """One `scrapy crawl site` worker process, logging to a file."""
+           idle: int = 4, host: Host | None = None) -> subprocess.Popen[bytes]:
+    """One `scrapy crawl site` worker process, logging to a file (on `host` if given)."""
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis,
            "JOURNAL_DIR": str(journal), "MAX_IDLE_TIME_BEFORE_CLOSE": str(idle)}
     handle = log.open("ab")  # the test's own -s settings come last, so they win
-    return subprocess.Popen([sys.executable, "-m", "scrapy", "crawl", "site", *FAST, *args],
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", *FAST, *args]
+    return subprocess.Popen(host.command(command) if host else command,
                             cwd=ROOT, env=env, stdout=handle, stderr=handle)
 
 
@@ -114,12 +153,14 @@ def runs(database_url: str) -> list[CrawlRun]:
 
 
 def test_two_workers_crawl_each_page_once_and_match_a_single_worker(
-        pg_url: str, cluster_redis: str, tmp_path: Path) -> None:
-    with DemoServer() as server:  # the second waits for work however slow the first starts
-        second = worker(pg_url, cluster_redis, tmp_path, tmp_path / "b.log", idle=600)
+        network: Network, pg_url: str, tmp_path: Path) -> None:
+    database, redis, [host_a, host_b, _] = network.database, network.redis, network.hosts
+    with DemoServer(host=network.site_host) as server:
+        # the second waits for work however slow the first starts
+        second = worker(database, redis, tmp_path, tmp_path / "b.log", idle=600, host=host_b)
         wait_for_log(tmp_path / "b.log", "Spider opened")
-        first = worker(pg_url, cluster_redis, tmp_path, tmp_path / "a.log",
-                       "-a", f"start_urls={server.url}/", "-a", "depth=8", idle=8)
+        first = worker(database, redis, tmp_path, tmp_path / "a.log",
+                       "-a", f"start_urls={server.url}/", "-a", "depth=8", idle=8, host=host_a)
         wait_all(first)  # idle once the run's queue is drained
         second.send_signal(signal.SIGTERM)
         wait_all(second)
@@ -133,6 +174,55 @@ def test_two_workers_crawl_each_page_once_and_match_a_single_worker(
     assert refetched <= run.stats.get("template/sibling_fetches", 0)  # only S2 siblings
     for log in ("a.log", "b.log"):  # both workers did real work
         assert "'item_scraped_count'" in (tmp_path / log).read_text()
+
+
+def test_a_host_cut_off_mid_run_hands_its_requests_to_the_others(
+        pg_url: str, cluster_redis: str, tmp_path: Path) -> None:
+    """Three workers on three hosts; the host that started the run has its cable pulled while
+    it holds requests (no reset: its connections just go silent). Its heartbeat stops, the
+    others take over what it held, and the run ends with every page stored once."""
+    slow = ["-s", "DOWNLOAD_DELAY=0.05", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2"]
+    small = SiteConfig(articles_per_section=10, threads_per_board=6, blog_posts=12,
+                       history_days=8)  # about a fifth of the demo site: seconds, not minutes
+    redis = Redis.from_url(cluster_redis)
+    with on_hosts(3, pg_url, cluster_redis) as network:
+        database, lan_redis, [cut, *others] = network.database, network.redis, network.hosts
+        logs = [tmp_path / f"{name}.log" for name in ("cut", "a", "b")]
+        with DemoServer(host=network.site_host, config=small) as server:
+            victim = worker(database, lan_redis, tmp_path / "cut", logs[0], "-a",
+                            f"start_urls={server.url}/", "-a", "depth=8", *slow, idle=600,
+                            host=cut)
+            survivors = [worker(database, lan_redis, tmp_path / log.stem, log, *slow, idle=600,
+                                host=host) for host, log in zip(others, logs[1:], strict=True)]
+            try:
+                wait_until_busy(cluster_redis, victim, logs[0])
+                cut.cut_off()  # type: ignore[union-attr]
+                time.sleep(0.5)  # what was on the wire before lands; its heartbeat still lives
+                in_flight = sum(redis.hlen(key) for key in
+                                redis.scan_iter(match=f"site:inflight:*-{victim.pid}-*"))
+                assert in_flight, "the cut host held nothing: cut it sooner"
+                deadline = time.monotonic() + 120
+                while not any(run.finished_at for run in runs(pg_url)):  # the others drain it
+                    assert time.monotonic() < deadline, tail(logs[1]) + tail(logs[2])
+                    time.sleep(0.5)
+                hits = dict(server.hits)
+            finally:
+                victim.kill()  # the host is gone
+                for process in survivors:
+                    process.terminate()
+                for process in [victim, *survivors]:
+                    process.wait(timeout=60)
+    pages = stored(pg_url)
+    paths = {url.removeprefix(server.url) for url in pages}
+    assert paths == allowed_paths(server)  # nothing lost
+    with session_factory(pg_url)() as session:  # nothing stored twice
+        assert session.scalar(select(func.count()).select_from(Page)) == len(pages)
+    recovered = f"recovered {in_flight} in-flight requests of stopped worker"
+    assert recovered in logs[1].read_text() + logs[2].read_text()
+    [run] = runs(pg_url)
+    refetched = sum(count - 1 for path, count in hits.items() if path in paths and count > 1)
+    # fetched twice: at most what the cut host held, and the S2 template siblings
+    assert refetched <= in_flight + run.stats.get("template/sibling_fetches", 0)
 
 
 def test_a_killed_worker_loses_nothing_and_its_restart_finishes(

@@ -219,6 +219,20 @@ def test_server_accepts_a_crawlers_burst_of_connections_without_stalling() -> No
     assert max(waits) < 0.9, sorted(waits)[-5:]
 
 
+def test_latency_with_jitter_spreads_answers_within_its_bounds() -> None:
+    """bench.crawl's latency mode: each answer waits latency ± jitter, uniformly, never less
+    than nothing."""
+    servers = [DemoServer(latency=0.15, jitter=0.05), DemoServer(latency=0.01, jitter=0.05)]
+    try:
+        waits, short = ([server.response_latency() for _ in range(2000)] for server in servers)
+    finally:
+        for server in servers:
+            server.stop()
+    assert 0.10 <= min(waits) < 0.11 and 0.19 < max(waits) <= 0.20
+    assert abs(sum(waits) / len(waits) - 0.15) < 0.005
+    assert min(short) == 0.0 and max(short) > 0.05
+
+
 def test_answers_on_a_kept_alive_connection_do_not_wait_for_delayed_acks() -> None:
     """A crawler reuses its connections. Headers and body leave in two writes; with
     Nagle's algorithm on, the body waited for the client's delayed ACK of the headers:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Build the stack's images (`make images`): the application, PostgreSQL and Redis, all on one
-# Debian bookworm base. Needs root on a machine without Docker (it installs and starts it).
+# Build the stack's images (`make images`): the application, PostgreSQL, Redis and Prometheus
+# (the optional metrics profile), all on one Debian bookworm base.
+# Needs root on a machine without Docker (it installs and starts it).
 #
 #   BASE=opinion-crawler/debian:bookworm (default): the base is made here from Debian's
 #       packages with debootstrap and `docker import`: no image registry is needed.
@@ -84,5 +85,6 @@ build() {  # build NAME DOCKERFILE
 build app:latest Dockerfile
 build postgres:15 deploy/postgres/Dockerfile
 build redis:7 deploy/redis/Dockerfile
+build prometheus:2 deploy/prometheus/Dockerfile
 # Images a rebuild replaced (and their layers) go; the cache of the current ones stays.
 docker image prune -f --filter "label=$LABEL" >/dev/null

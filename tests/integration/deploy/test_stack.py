@@ -4,16 +4,19 @@ Runs, in order, the README's blocks marked `<!-- store: stack -->` (test_readme.
 to this test): `make stack` (Docker installed and started when missing, the images built from
 Debian's packages with cached layers, the stack up with two workers and the API); a source of
 the demo site added, which the scheduler starts and both workers crawl into the stack's
-PostgreSQL, checked against the site's ground truth; scaling to four workers; an upgrade
-(images, the migrate job while the workers run, the services recreated); a backup restored
-into a second database; `docker-compose down`. Everything the test started goes, also when
-it fails: the containers, their network and volumes (the images stay, as build cache).
+PostgreSQL, checked against the site's ground truth; the metrics profile's Prometheus scraping
+both workers and the scheduler, and every query of the Grafana dashboard on it; scaling to
+four workers; an upgrade (images, the migrate job while the workers run, the services
+recreated); a backup restored into a second database; `docker-compose down`. Everything the
+test started goes, also when it fails: the containers, their network and volumes (the images
+stay, as build cache).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -22,6 +25,8 @@ import urllib.request
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -35,7 +40,8 @@ from tests.demosite import DemoServer
 from tests.demosite.catalog import SiteConfig
 from tests.integration.test_readme import STACK, Block, _run_shell, _substitute, readme_blocks
 
-PROJECT = "opinioncrawlerstacktest"  # its own containers, network and volumes
+# Its own containers, network and volumes (STACK_TEST_PROJECT: checkouts sharing a machine).
+PROJECT = os.environ.get("STACK_TEST_PROJECT", "opinioncrawlerstacktest")
 TOKEN, PASSWORD = "stack-test-token", "stack-test-password"  # over any .env of the checkout
 CRAWL_TIMEOUT = 300  # seconds for the demo crawl through the stack (under a loaded machine)
 # A smaller demo site than `make demo`'s (about 500 pages): every kind of page, a crawl of
@@ -55,6 +61,7 @@ def _env() -> dict[str, str]:
            if key not in ("DATABASE_URL", "REDIS_URL")}
     return {**env, "COMPOSE_PROJECT_NAME": PROJECT, "API_TOKEN": TOKEN,
             "POSTGRES_PASSWORD": PASSWORD, "API_PORT": str(_free_port()), "SCHEDULE_EVERY": "1",
+            "COMPOSE_PROFILES": "metrics", "PROMETHEUS_PORT": str(_free_port()),
             "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
 
 
@@ -177,6 +184,42 @@ def _stored_by_metrics(env: dict[str, str]) -> float:
     return total
 
 
+def _prometheus(env: dict[str, str], path: str, **query: str) -> Any:
+    """The answer of the metrics profile's Prometheus HTTP API to one GET."""
+    url = f"http://127.0.0.1:{env['PROMETHEUS_PORT']}/api/v1/{path}?{urlencode(query)}"
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        body = json.load(answer)
+    assert body["status"] == "success", body
+    return body["data"]
+
+
+def _check_prometheus(env: dict[str, str], stored: int) -> None:
+    """Prometheus found both workers and the scheduler by DNS and scrapes them, the workers'
+    new pages sum to the pages stored, and every query of the Grafana dashboard runs on it."""
+    deadline, up, new = time.monotonic() + 60, Counter[str](), None
+    while True:
+        try:
+            up = Counter(target["labels"]["job"] for target
+                         in _prometheus(env, "targets", state="active")["activeTargets"]
+                         if target["health"] == "up")
+            new = _prometheus(env, "query", query='sum(crawler_pages_stored_total{job="worker",'
+                                                  'outcome="new"})')["result"]
+        except OSError:
+            pass
+        if up == {"worker": 2, "scheduler": 1} and new and float(new[0]["value"][1]) == stored:
+            break
+        assert time.monotonic() < deadline, (up, new, stored)
+        time.sleep(1)
+    # Every series the dashboard reads is scraped, but the errors' (the demo crawl has none).
+    names = {*_prometheus(env, "label/__name__/values"), "crawler_errors_total"}
+    dashboard = json.loads((ROOT / "deploy/grafana/opinion-crawler.json").read_text())
+    for panel in dashboard["panels"]:
+        for target in panel.get("targets", []):
+            query = target["expr"].replace("$source", ".*")
+            _prometheus(env, "query", query=query)  # valid PromQL
+            assert set(re.findall(r"crawler_[a-z_]+", query)) <= names, (panel["title"], query)
+
+
 def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
         stack: dict[str, str], tmp_path: Path) -> None:
     sources, dump = tmp_path / "sources.yaml", tmp_path / "opinion.dump"
@@ -218,6 +261,7 @@ def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
     assert len(clients) == 2 and min(clients.values()) > 0.2 * sum(clients.values()), clients
     assert _stored_by_metrics(stack) == len(stored)
     _check_api(stack)
+    _check_prometheus(stack, len(stored))
 
     steps.run("docker-compose up -d --no-deps --scale worker=4 worker")
     assert len(_containers(stack, "worker")) == 4

@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from crawler.cluster.runs import create_run
 from crawler.cluster.scheduler import run_frontier_lost
+from crawler.database import connect_options
 from crawler.sources import adhoc_source
 from models.db import session_factory
 from models.schema import reason, shown_url
@@ -40,6 +41,7 @@ class RunRecord:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self.database_url = crawler.settings.get("DATABASE_URL")
+        self.options = connect_options(crawler.settings)  # a cut-off worker frees the run row
         self.distributed = bool(crawler.settings.get("REDIS_URL"))
 
     @classmethod
@@ -63,8 +65,8 @@ class RunRecord:
             target = replace(target, source_id=adhoc_source(target, self.database_url))
             spider.use_target(target)
         try:
-            spider.run_id = create_run(session_factory(self.database_url), spider.name,
-                                       target.source_id)
+            spider.run_id = create_run(session_factory(self.database_url, self.options),
+                                       spider.name, target.source_id)
             if not self.distributed:  # the crawl is the run: every line is the run's
                 LOG_CONTEXT.update(run=spider.run_id, source=target.name)
         except SQLAlchemyError as error:
@@ -87,7 +89,7 @@ class RunRecord:
         logger.info("crawl run %s finished: %s", run_id, json.dumps(logged),
                     extra={"run": run_id})
         try:
-            with session_factory(self.database_url).begin() as session:
+            with session_factory(self.database_url, self.options).begin() as session:
                 finish_run(session, run_id, "finished", stats)
         except SQLAlchemyError as error:
             logger.warning("could not record the end of crawl run %s: %s", run_id, reason(error))
@@ -97,7 +99,7 @@ class RunRecord:
         ends now as `frontier_lost`, with what this worker knows of the loss, and the
         worker's `frontier/lost_runs` makes `scrapy crawl` exit non-zero."""
         try:
-            with session_factory(self.database_url).begin() as session:
+            with session_factory(self.database_url, self.options).begin() as session:
                 lost = finish_run(session, run_id, "frontier_lost",
                                   {**stats, "finish_reason": "frontier_lost"})
         except SQLAlchemyError as error:

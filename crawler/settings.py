@@ -173,8 +173,10 @@ JOURNAL_DIR = os.environ.get("JOURNAL_DIR")  # None → var/journal
 # DATABASE_CONNECT_TIMEOUT_SECONDS, probes an idle connection after KEEPALIVE_IDLE, every
 # KEEPALIVE_INTERVAL, KEEPALIVE_COUNT times, and drops one whose sent data stays unacknowledged
 # for TCP_USER_TIMEOUT; the server cancels a write statement after STATEMENT_TIMEOUT (lock
-# waits included). A write under way for DATABASE_STALL_SECONDS, or failing, is reported as
-# "database unreachable for N s, M pages waiting in the journal", at most once every
+# waits included), and ends the session of a worker silent inside a transaction (cut off or
+# frozen mid-write) after IDLE_IN_TRANSACTION, freeing its row locks well before a waiting
+# writer's statement timeout. A write under way for DATABASE_STALL_SECONDS, or failing, is
+# reported as "database unreachable for N s, M pages waiting in the journal", at most once every
 # DATABASE_HEALTH_LOG_SECONDS. See docs/RELIABILITY.md, "Service faults".
 DATABASE_CONNECT_TIMEOUT_SECONDS = 3
 DATABASE_KEEPALIVE_IDLE_SECONDS = 5
@@ -182,6 +184,7 @@ DATABASE_KEEPALIVE_INTERVAL_SECONDS = 2
 DATABASE_KEEPALIVE_COUNT = 3
 DATABASE_TCP_USER_TIMEOUT_SECONDS = 15
 DATABASE_STATEMENT_TIMEOUT_SECONDS = 120
+DATABASE_IDLE_IN_TRANSACTION_SECONDS = 30
 DATABASE_STALL_SECONDS = 5.0
 DATABASE_HEALTH_LOG_SECONDS = 30.0
 

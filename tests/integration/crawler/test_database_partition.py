@@ -1,16 +1,27 @@
 """A database behind a partition that drops packets without a reset: the crawl says so
-within seconds, goes on journalling, and stores every page once the partition heals."""
+within seconds, goes on journalling, and stores every page once the partition heals. A
+worker cut off inside a transaction does not keep its row locks: the server ends its
+session, and another writer gets them."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import threading
 import time
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+from scrapy.settings import Settings
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from crawler.cluster.runs import create_run
+from crawler.database import connect_options
+from models.db import get_engine, session_factory
+from tests import netns
 from tests.crawling import run_crawl, stored
 from tests.demosite import DemoServer
 from tests.tcp_proxy import TcpProxy
@@ -60,3 +71,50 @@ def test_a_partitioned_database_is_reported_within_seconds_and_nothing_is_lost(
     pages = stored(pg_url)
     assert len(pages) == _scraped(log) > 100  # every page stored, each once (keyed by URL)
     assert not any(tmp_path.glob("**/*.jsonl"))
+
+
+IDLE_SECONDS = 2  # DATABASE_IDLE_IN_TRANSACTION_SECONDS for the test, instead of 30
+# The worker's side: its crawl's connection options, a row lock taken, then silence.
+_LOCK_AND_FALL_SILENT = """
+import sys, time
+from scrapy.settings import Settings
+from sqlalchemy import text
+from crawler.database import connect_options
+from models.db import get_engine
+settings = Settings({"DATABASE_IDLE_IN_TRANSACTION_SECONDS": sys.argv[3]})
+with get_engine(sys.argv[1], connect_options(settings)).connect() as connection:
+    connection.execute(text("SELECT id FROM crawl_run WHERE id = :id FOR UPDATE"),
+                       {"id": int(sys.argv[2])})
+    print("locked", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_worker_cut_off_inside_a_transaction_loses_its_row_locks(pg_url: str) -> None:
+    """A worker on a host of its own locks a run's row and is unplugged (no reset reaches
+    the server); another writer, whose statement would time out after 20 s, gets the row
+    once the server ended the silent session (DATABASE_IDLE_IN_TRANSACTION_SECONDS)."""
+    reason = netns.available()
+    if reason is not None:
+        pytest.skip(reason)
+    run_id = create_run(session_factory(pg_url), "site", None)
+    with netns.Lan(1) as lan, netns.forwarded(pg_url, lan.gateway) as database:
+        host = lan.hosts[0]
+        worker = subprocess.Popen(host.command([sys.executable, "-c", _LOCK_AND_FALL_SILENT,
+                                                database, str(run_id), str(IDLE_SECONDS)]),
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            assert worker.stdout is not None and worker.stdout.readline() == "locked\n"
+            host.cut_off()
+            cut_at = time.monotonic()
+            writer = get_engine(pg_url, connect_options(Settings({
+                "DATABASE_STATEMENT_TIMEOUT_SECONDS": 20,
+                "DATABASE_IDLE_IN_TRANSACTION_SECONDS": IDLE_SECONDS})))
+            with writer.begin() as connection:
+                connection.execute(text("UPDATE crawl_run SET status = 'finished' "
+                                        "WHERE id = :id"), {"id": run_id})
+            waited = time.monotonic() - cut_at
+        finally:
+            worker.kill()
+            worker.wait()
+    assert IDLE_SECONDS - 1 <= waited <= IDLE_SECONDS + 8, waited

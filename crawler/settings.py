@@ -246,8 +246,8 @@ HEALTH_ALERT_URLS = os.environ.get("HEALTH_ALERT_URLS", "")
 # The scheduler, at each check: a source whose last HEALTH_EMPTY_RUNS finished runs stored no
 # new page; a source whose latest run failed on more than HEALTH_ERROR_RATE of the pages it
 # fetched, once it fetched HEALTH_ERROR_MIN_PAGES; a worker without a heartbeat for
-# HEALTH_WORKER_SILENT_SECONDS (forgotten, its condition cleared, after
-# HEALTH_WORKER_FORGET_SECONDS).
+# HEALTH_WORKER_SILENT_SECONDS (forgotten, its condition cleared, once a worker started since
+# stands in for it, or after HEALTH_WORKER_FORGET_SECONDS).
 HEALTH_EMPTY_RUNS = int(os.environ.get("HEALTH_EMPTY_RUNS", "3"))
 HEALTH_ERROR_RATE = float(os.environ.get("HEALTH_ERROR_RATE", "0.2"))
 HEALTH_ERROR_MIN_PAGES = int(os.environ.get("HEALTH_ERROR_MIN_PAGES", "20"))

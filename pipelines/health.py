@@ -100,6 +100,34 @@ def stopped_workers(last_beats: Mapping[str, float], now: float,
         for worker, beat in sorted(last_beats.items()) if now - beat >= silent_after]
 
 
+def stand_ins(last_beats: Mapping[str, float], started: Mapping[str, float], now: float,
+              silent_after: float) -> dict[str, str]:
+    """Silent workers (as `stopped_workers`) → the live worker standing in for each: one
+    that started after the silent one's last beat, on the same host first (the worker is
+    back, restarted by systemd or Docker), else anywhere (replaced); each live worker stands
+    in for one. `started`: each worker's start (its last beat when unknown). A stood-in
+    worker is no longer missed: its condition clears, and stays cleared."""
+    live = {worker: started.get(worker, beat) for worker, beat in last_beats.items()
+            if now - beat < silent_after}
+    silent = sorted(((beat, worker) for worker, beat in last_beats.items()
+                     if now - beat >= silent_after), reverse=True)  # the latest stopped first
+    found: dict[str, str] = {}
+    for same_host in (True, False):
+        for beat, worker in silent:
+            candidates = sorted((start, name) for name, start in live.items()
+                                if start >= beat and worker not in found
+                                and (not same_host or _host(name) == _host(worker)))
+            if candidates:
+                found[worker] = candidates[0][1]
+                del live[found[worker]]
+    return found
+
+
+def _host(worker: str) -> str:
+    """The host a worker runs on: its name is `host-pid-tag` (crawler/cluster/scheduler.py)."""
+    return worker.rsplit("-", 2)[0]
+
+
 def unreachable(kind: str, what: str, worker: str, since: float | None, now: float,
                 limit: float) -> list[HealthEvent]:
     """The service `what` unreachable from `worker` since `since` (None: reachable), for

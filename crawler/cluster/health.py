@@ -10,6 +10,7 @@ HEALTH_WORKER_FORGET_SECONDS.
 
 from __future__ import annotations
 
+import logging
 import time
 
 from redis import Redis
@@ -19,7 +20,16 @@ from sqlalchemy.orm import Session
 from crawler import settings
 from crawler.cluster import keys
 from models.crawl import CrawlRun, Source
-from pipelines.health import HealthEvent, RunFacts, empty_runs, error_rate, stopped_workers
+from pipelines.health import (
+    HealthEvent,
+    RunFacts,
+    empty_runs,
+    error_rate,
+    stand_ins,
+    stopped_workers,
+)
+
+logger = logging.getLogger(__name__)
 
 
 def latest_runs(session: Session, per_source: int) -> dict[str, list[RunFacts]]:
@@ -43,23 +53,43 @@ def latest_runs(session: Session, per_source: int) -> dict[str, list[RunFacts]]:
     return runs
 
 
-def worker_beats(server: Redis, spider: str, now: float) -> dict[str, float]:
-    """Each worker's last heartbeat; workers silent for HEALTH_WORKER_FORGET_SECONDS are
-    dropped from the hash (and so their condition clears)."""
-    beats = {(name.decode() if isinstance(name, bytes) else name): float(beat)
-             for name, beat in server.hgetall(keys.workers(spider)).items()}
+def worker_beats(server: Redis, spider: str, now: float) -> tuple[dict[str, float],
+                                                                    dict[str, float]]:
+    """Each worker's last heartbeat, and its start; workers silent for
+    HEALTH_WORKER_FORGET_SECONDS are forgotten (and so their condition clears)."""
+    def floats(key: str) -> dict[str, float]:
+        return {(name.decode() if isinstance(name, bytes) else name): float(value)
+                for name, value in server.hgetall(key).items()}
+
+    beats, starts = floats(keys.workers(spider)), floats(keys.worker_starts(spider))
     forgotten = [name for name, beat in beats.items()
                  if now - beat >= settings.HEALTH_WORKER_FORGET_SECONDS]
-    if forgotten:
-        server.hdel(keys.workers(spider), *forgotten)
-    return {name: beat for name, beat in beats.items() if name not in forgotten}
+    forget(server, spider, forgotten)
+    return ({name: beat for name, beat in beats.items() if name not in forgotten},
+            {name: start for name, start in starts.items() if name not in forgotten})
+
+
+def forget(server: Redis, spider: str, workers: list[str]) -> None:
+    """Drop stopped workers from the workers' hashes."""
+    if workers:
+        with server.pipeline(transaction=False) as pipe:
+            pipe.hdel(keys.workers(spider), *workers)
+            pipe.hdel(keys.worker_starts(spider), *workers)
+            pipe.execute()
 
 
 def run_health(session: Session, server: Redis, spider: str) -> list[HealthEvent]:
-    """The run-level conditions that hold now."""
+    """The run-level conditions that hold now. A silent worker with a stand-in (back or
+    replaced, `stand_ins`) is forgotten, so its condition clears and is not raised again."""
     runs = latest_runs(session, max(1, settings.HEALTH_EMPTY_RUNS))
     now = time.time()
+    beats, starts = worker_beats(server, spider, now)
+    replaced = stand_ins(beats, starts, now, settings.HEALTH_WORKER_SILENT_SECONDS)
+    for worker, stand_in in replaced.items():
+        logger.info("worker %s stopped; %s stands in for it", worker, stand_in)
+    forget(server, spider, list(replaced))
     return [*empty_runs(runs, settings.HEALTH_EMPTY_RUNS),
             *error_rate(runs, settings.HEALTH_ERROR_RATE, settings.HEALTH_ERROR_MIN_PAGES),
-            *stopped_workers(worker_beats(server, spider, now), now,
+            *stopped_workers({worker: beat for worker, beat in beats.items()
+                              if worker not in replaced}, now,
                              settings.HEALTH_WORKER_SILENT_SECONDS)]

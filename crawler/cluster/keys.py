@@ -72,6 +72,12 @@ def workers(spider: str) -> str:
     return f"{spider}:workers"
 
 
+def worker_starts(spider: str) -> str:
+    """A hash: when each worker in `workers` started (Unix time), so that the scheduler tells
+    a worker started after a silent one stopped (its stand-in) from one that ran alongside."""
+    return f"{spider}:worker-starts"
+
+
 def domain_leases(domain: str) -> str:
     return f"politeness:{domain}:leases"
 

@@ -39,6 +39,7 @@ from crawler.bounded_scheduler import request_domain
 from crawler.cluster import keys
 from crawler.cluster.connection import with_retries
 from crawler.cluster.enqueue import Entry, Frontier, Outcome
+from crawler.cluster.health import forget
 from crawler.cluster.ledger import RunLedger
 from crawler.discovery import DISCOVERY
 
@@ -84,6 +85,7 @@ class AckScheduler(Scheduler):
     def open(self, spider: Spider) -> None:
         super().open(spider)
         self.worker = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+        self._started = time.time()
         self.ledger = RunLedger(self.server, spider.name, self.worker)
         self.queue.inflight_key = keys.inflight(spider.name, self.worker)
         self.queue.pop_batch = self.pop_batch
@@ -108,7 +110,7 @@ class AckScheduler(Scheduler):
             self.ledger.settle()  # statistics and settles still buffered
             # Without a heartbeat, whatever this worker still held is recovered by the others.
             self.server.delete(keys.heartbeat(self.spider.name, self.worker))
-            self.server.hdel(keys.workers(self.spider.name), self.worker)
+            forget(self.server, self.spider.name, [self.worker])  # a clean stop: no alert
         except RedisError as error:
             self._outage(error)
         if self._unsent or self.ledger.unsettled:
@@ -134,6 +136,7 @@ class AckScheduler(Scheduler):
                 pipe.set(keys.heartbeat(self.spider.name, self.worker), f"{time.time():.3f}",
                          ex=max(1, int(3 * self.heartbeat_seconds)))
                 pipe.hset(keys.workers(self.spider.name), self.worker, time.time())
+                pipe.hsetnx(keys.worker_starts(self.spider.name), self.worker, self._started)
                 pipe.execute()
             self._send_unsent()
             self.spider.requests_done(())  # settles buffered during an outage

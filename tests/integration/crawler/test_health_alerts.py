@@ -1,8 +1,8 @@
 """Crawl-health alerts, each caused for real: a source whose runs store nothing new and one
 whose pages answer 500 (the scheduler's --once check, to a local webhook), a worker killed
-(the long-running scheduler, no target: the log), the database and Redis cut off from a
-worker and its journal growing (the worker itself, to the webhook, the rows stored once
-the database is back)."""
+and started again, then stopped cleanly (the long-running scheduler, no target: the log),
+the database and Redis cut off from a worker and its journal growing (the worker itself, to
+the webhook, the rows stored once the database is back)."""
 
 from __future__ import annotations
 
@@ -180,32 +180,49 @@ def test_runs_that_store_nothing_new_and_a_run_of_500s_alert_once_each(
     assert listed.count("OPEN") == 2 and "http_500 10" in listed
 
 
-def test_a_killed_workers_stopped_heartbeat_is_logged_by_the_scheduler(
+def test_a_killed_worker_is_missed_once_until_it_is_back_and_a_clean_stop_is_not(
         health_pg: str, tmp_path: Path) -> None:
+    """A worker killed: one alert; started again on the same host: one "cleared" note; that
+    worker stopped cleanly (SIGTERM) for longer than the silence limit: nothing."""
     with redis_database(4) as redis:
+        server = Redis.from_url(redis)
         log = tmp_path / "schedule.log"
         with log.open("w") as handle:
             scheduler = subprocess.Popen(
                 [sys.executable, "-m", "crawler", "schedule", "--every", "0.3"], cwd=ROOT,
                 env=_env(DATABASE_URL=health_pg, REDIS_URL=redis,
                          HEALTH_WORKER_SILENT_SECONDS="2"), stdout=handle, stderr=handle)
-        victim = worker(health_pg, redis, tmp_path, tmp_path / "worker.log",
-                        "-s", "CLUSTER_HEARTBEAT_SECONDS=0.3", idle=600)
+        beat_fast = ("-s", "CLUSTER_HEARTBEAT_SECONDS=0.3")
+        victim = worker(health_pg, redis, tmp_path, tmp_path / "worker.log", *beat_fast,
+                        idle=600)
+        back: subprocess.Popen[bytes] | None = None
         try:
-            assert wait_for(lambda: Redis.from_url(redis).hlen(keys.workers("site")) == 1, 60), \
+            assert wait_for(lambda: server.hlen(keys.workers("site")) == 1, 60), \
                 tail(tmp_path / "worker.log")
-            [name] = [name.decode() for name in Redis.from_url(redis).hkeys(keys.workers("site"))]
+            [name] = [name.decode() for name in server.hkeys(keys.workers("site"))]
             time.sleep(3)  # beating: no alert
             assert "crawl health" not in log.read_text()
             victim.kill()
             victim.wait(timeout=30)
             wait_for_log(log, f"crawl health: worker {name}: no heartbeat for", timeout=30)
+            back = worker(health_pg, redis, tmp_path, tmp_path / "back.log", *beat_fast,
+                          idle=600)
+            wait_for_log(log, f"crawl health: cleared: worker {name}: no heartbeat", timeout=60)
+            [back_name] = [name.decode() for name in server.hkeys(keys.workers("site"))]
+            back.send_signal(signal.SIGTERM)
+            assert back.wait(timeout=60) == 0, tail(tmp_path / "back.log")
+            assert not server.hexists(keys.workers("site"), back_name)
+            time.sleep(4)  # twice the silence limit: a dozen checks
         finally:
-            victim.kill()
+            for process in (victim, back):
+                if process is not None:
+                    process.kill()
             scheduler.send_signal(signal.SIGTERM)
             scheduler.wait(timeout=30)
-    assert [(row.key, row.cleared_at) for row in _rows(health_pg)] == [
-        (f"worker_stopped:{name}", None)]
+    said = [line for line in log.read_text().splitlines() if "crawl health:" in line]
+    assert len(said) == 2 and "WARNING" in said[0] and "cleared" in said[1], said
+    assert [(row.key, row.cleared_at is not None) for row in _rows(health_pg)] == [
+        (f"worker_stopped:{name}", True)]
 
 
 def test_a_database_cut_off_from_a_worker_and_its_growing_journal_alert_and_clear(

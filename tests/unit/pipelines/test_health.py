@@ -12,6 +12,7 @@ from pipelines.health import (
     empty_runs,
     error_rate,
     journal_backlog,
+    stand_ins,
     stopped_workers,
     unreachable,
 )
@@ -48,6 +49,20 @@ def test_the_error_rate_counts_errors_against_pages_fetched_from_a_minimum() -> 
 def test_a_worker_is_stopped_once_its_heartbeat_is_old_enough() -> None:
     [event] = stopped_workers({"a": 100.0, "b": 95.0, "c": 70.0}, now=100.0, silent_after=30)
     assert event.subject == "c" and "30 s" in event.message
+
+
+def test_a_silent_worker_is_stood_in_for_by_one_started_after_it_stopped() -> None:
+    beats = {"h1-10-aa": 50.0, "h2-11-bb": 60.0, "h1-12-cc": 99.0, "h3-13-dd": 99.0,
+             "h3-14-ee": 99.0}
+    starts = {"h1-12-cc": 70.0, "h3-13-dd": 65.0, "h3-14-ee": 10.0}
+    # h1's worker is back (same host, started after its last beat), h2's replaced by the one
+    # on h3 started after it stopped; the one that ran alongside them stands in for nobody
+    assert stand_ins(beats, starts, now=100.0, silent_after=30) == {
+        "h1-10-aa": "h1-12-cc", "h2-11-bb": "h3-13-dd"}
+    # one stand-in for two silent workers: the one on its host is back, the other is missed
+    assert stand_ins({"h1-10-aa": 50.0, "h2-11-bb": 60.0, "h1-12-cc": 99.0}, starts,
+                     now=100.0, silent_after=30) == {"h1-10-aa": "h1-12-cc"}
+    assert stand_ins({"a-1-x": 99.0}, {}, now=100.0, silent_after=30) == {}
 
 
 def test_a_service_is_unreachable_from_the_limit_on() -> None:

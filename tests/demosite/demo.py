@@ -2,8 +2,9 @@
 
 Serves the generated site on 127.0.0.1, runs `scrapy crawl site` against it into the
 demo's own SQLite file (emptied first, so runs never pile up or reach a real store;
-`--database-url` chooses another database, left as it is), and prints what was stored
-next to the site's ground truth, naming every page where the two differ.
+`--database-url` chooses another database, left as it is), showing on stderr how many of
+the site's pages it fetched so far (`reading.progress`), and prints what was stored next to
+the site's ground truth, naming every page where the two differ.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import delete, func, select
@@ -24,21 +26,33 @@ from models import Article, Comment, CrawlRun, ListRecord, Page, SiteTemplate, S
 from models.db import PROJECT_ROOT, get_engine, session_factory
 from models.persist import DEFAULT_JOURNAL_ROOT, store_journal_root
 from pipelines.results import ARTICLE_TYPES
+from reading.progress import Progress
 from tests.demosite import DemoServer
 
 DEMO_SQLITE = PROJECT_ROOT / "var" / "demo.sqlite3"
 DIFFERENCES_SHOWN = 20  # pages listed per kind of difference; the rest are counted
+PROGRESS_POLL_SECONDS = 0.2  # between reads of the pages fetched, for the progress line
 
 
-def crawl(base_url: str, database_url: str, extra_args: list[str]) -> float:
-    """Run the real `scrapy crawl site` command; returns its wall time in seconds."""
+def crawl(base_url: str, database_url: str, extra_args: list[str],
+          fetched: Callable[[], int], total: int) -> float:
+    """Run the real `scrapy crawl site` command, showing its progress (`fetched()` of the
+    site's `total` pages) on stderr; returns its wall time in seconds."""
     env = {**os.environ, "DATABASE_URL": database_url,
            "CRAWL_ALLOW_PRIVATE_ADDRESSES": "1"}  # the demo site is served on 127.0.0.1
-    started = time.monotonic()
-    subprocess.run([sys.executable, "-m", "scrapy", "crawl", "site", "-a",
-                    f"start_urls={base_url}/", "-s", "LOG_LEVEL=WARNING", *extra_args],
-                   cwd=PROJECT_ROOT, env=env, check=True)
-    return time.monotonic() - started
+    progress = Progress("pages fetched", total)
+    command = [sys.executable, "-m", "scrapy", "crawl", "site", "-a", f"start_urls={base_url}/",
+               "-s", "LOG_LEVEL=WARNING", *extra_args]
+    with subprocess.Popen(command, cwd=PROJECT_ROOT, env=env) as process:
+        while process.poll() is None:
+            time.sleep(PROGRESS_POLL_SECONDS)
+            progress.advance(fetched() - progress.done)
+    progress.advance(fetched() - progress.done)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    progress.finish(f"fetched {progress.done:,} of the site's {total:,} pages in "
+                    f"{progress.elapsed():.1f} s")
+    return progress.elapsed()
 
 
 def summarise(database_url: str, truth: dict[str, dict], base_url: str, seconds: float) -> str:
@@ -141,8 +155,12 @@ def main(argv: list[str]) -> int:
     args, scrapy_args = parser.parse_known_args(argv)
     database_url = upgrade(demo_database(args.database_url))
     with DemoServer(seed=args.seed) as server:
-        seconds = crawl(server.url, database_url, scrapy_args)
         truth = server.site.ground_truth()
+        fetchable = [path for path, record in truth.items()
+                     if not record["meta"].get("robots_disallowed")]
+        seconds = crawl(server.url, database_url, scrapy_args,
+                        lambda: sum(1 for path in fetchable if path in server.hits),
+                        len(fetchable))
     print(summarise(database_url, truth, server.url, seconds))
     return 0
 

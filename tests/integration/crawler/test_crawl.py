@@ -232,6 +232,12 @@ def test_the_demo_command_crawls_into_the_embedded_default_and_reports(tmp_path:
     assert crawled - agreed == len(re.findall(r"^  /\S+: stored as \w+ \(.+\); the site says \w+$",
                                               done.stdout, re.M))
     assert re.search(r"^  /admin/ \(other\)$", done.stdout, re.M)  # robots.txt's, named
+    # its progress on stderr: a line every 10 s off a terminal, rising, and the closing one
+    shown = [int(n) for n in re.findall(r"^(\d+) of \d+ pages fetched", done.stderr, re.M)]
+    assert shown == sorted(shown), done.stderr[-3000:]
+    fetched, total = map(int, re.search(r"^fetched (\d+) of the site's (\d+) pages in",
+                                        done.stderr, re.M).groups())
+    assert fetched == total == crawled, done.stderr[-3000:]
 
 
 def test_the_demo_uses_its_own_store_emptied_per_run(pg_url: str, tmp_path: Path) -> None:

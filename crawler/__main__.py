@@ -14,7 +14,7 @@ COMMANDS = {
     "migrate": ("crawler.migrate", "main", "bring the database schema to the latest version"),
     "schedule": ("crawler.cluster.schedule", "main", "start runs of due sources (Redis mode)"),
     "status": ("crawler.status.command", "main", "runs in flight, the shared queue, workers"),
-    "replay-spill": ("models.persist", "replay_main", "write spilled items to the database"),
+    "replay-spill": ("crawler.replay", "main", "write spilled items to the database"),
     "search": ("reading.cli", "search_main", "search stored articles, comments and records"),
     "reindex": ("reading.cli", "reindex_main", "rebuild the search index of stored pages"),
     "export": ("reading.export", "export_main", "stream stored results as JSON lines or CSV"),

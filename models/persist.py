@@ -1,17 +1,16 @@
 """Move journalled items into the database, one committed transaction per segment.
 
-Shared by the crawl's persistence stage and by `python -m crawler replay-spill`,
+Shared by the crawl's persistence stage and by `python -m crawler replay-spill`
+(crawler/replay.py),
 so a spilled journal is written exactly as the live crawl would have written it.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import logging
 import re
-import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,9 +21,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from models.db import PROJECT_ROOT, database_url, session_factory
-from models.journal import Journal, is_journal_directory, read_segment
-from models.schema import DatabaseNotReady, check_schema, reason
+from models.db import PROJECT_ROOT
+from models.journal import is_journal_directory, read_segment
+from models.schema import reason
 from models.store import SaveCounts, save_pages
 
 logger = logging.getLogger(__name__)
@@ -176,41 +175,3 @@ def warn_unassigned(base: Path, url: str) -> None:
                        "kept per database) and are not replayed; if they belong to this one, "
                        "move them into %s and run `python -m crawler replay-spill`",
                        len(unassigned), base, store_journal_root(base, url))
-
-
-def replay_main(argv: list[str]) -> int:
-    """Write the journals that crawls into this database could not write themselves."""
-    parser = argparse.ArgumentParser(
-        prog="python -m crawler replay-spill",
-        description="Write the items that crawls into this database journalled but could not "
-                    "store (only this database's journals: each database has its own folder).")
-    parser.add_argument("root", nargs="?", type=Path, default=DEFAULT_JOURNAL_ROOT,
-                        help="the journal directory the crawls used (JOURNAL_DIR; default: "
-                             "var/journal)")
-    parser.add_argument("--database-url", default=None,
-                        help="the database to write into (default: $DATABASE_URL, else the "
-                             "embedded SQLite file)")
-    args = parser.parse_args(argv)
-    url = database_url(args.database_url)
-    marker = args.root / STORE_FILE
-    if marker.is_file():  # pointed at one database's folder: it must be this database's
-        if marker.read_text(encoding="utf-8").strip() != store_identity(url):
-            print(f"error: {args.root} holds the journals of "
-                  f"{marker.read_text(encoding='utf-8').strip()}, not of {store_identity(url)};"
-                  f" pass that database as --database-url", file=sys.stderr)
-            return 2
-        args.root = args.root.parent
-    try:
-        check_schema(url)
-    except DatabaseNotReady as error:
-        print(f"python -m crawler replay-spill: {error}", file=sys.stderr)
-        return 1
-    warn_unassigned(args.root, url)
-    journal = Journal(store_journal_root(args.root, url))
-    adopted = journal.adopt_orphans()
-    statuses = Counter(w.status for w in write_segments(session_factory(url),
-                                                        journal.seal()))
-    journal.close()
-    print(f"replayed {adopted} items: {statuses['new']} new, {statuses['updated']} updated, "
-          f"{statuses['unchanged'] + statuses['not_modified']} unchanged")
-    return 0

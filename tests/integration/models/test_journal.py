@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -138,6 +139,8 @@ def test_replay_command_writes_what_a_dead_crawl_left(pg_url: str, tmp_path: Pat
     done = _replay(tmp_path, pg_url)
     assert done.returncode == 0, done.stderr
     assert "replayed 4 items: 4 new" in done.stdout
+    assert re.search(r"^wrote 4 of 4 journalled items in [\d.]+ s$", done.stderr, re.M), \
+        done.stderr  # its progress, on stderr
     assert _pages(pg_url) == 4
 
 

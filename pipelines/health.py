@@ -105,10 +105,11 @@ def stand_ins(last_beats: Mapping[str, float], started: Mapping[str, float], now
     """Silent workers (as `stopped_workers`) → the live worker standing in for each: one
     that started after the silent one's last beat, on the same host first (the worker is
     back, restarted by systemd or Docker), else anywhere (replaced); each live worker stands
-    in for one. `started`: each worker's start (its last beat when unknown). A stood-in
-    worker is no longer missed: its condition clears, and stays cleared."""
-    live = {worker: started.get(worker, beat) for worker, beat in last_beats.items()
-            if now - beat < silent_after}
+    in for one. `started`: each worker's start; one without (a worker of an older version)
+    stands in for none. A stood-in worker is no longer missed: its condition clears, and
+    stays cleared."""
+    live = {worker: started[worker] for worker, beat in last_beats.items()
+            if now - beat < silent_after and worker in started}
     silent = sorted(((beat, worker) for worker, beat in last_beats.items()
                      if now - beat >= silent_after), reverse=True)  # the latest stopped first
     found: dict[str, str] = {}

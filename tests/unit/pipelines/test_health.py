@@ -63,6 +63,8 @@ def test_a_silent_worker_is_stood_in_for_by_one_started_after_it_stopped() -> No
     assert stand_ins({"h1-10-aa": 50.0, "h2-11-bb": 60.0, "h1-12-cc": 99.0}, starts,
                      now=100.0, silent_after=30) == {"h1-10-aa": "h1-12-cc"}
     assert stand_ins({"a-1-x": 99.0}, {}, now=100.0, silent_after=30) == {}
+    # a live worker whose start is unknown (an older version's) stands in for nobody
+    assert stand_ins({"h1-10-aa": 50.0, "h1-12-cc": 99.0}, {}, now=100.0, silent_after=30) == {}
 
 
 def test_a_service_is_unreachable_from_the_limit_on() -> None:

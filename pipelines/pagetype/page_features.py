@@ -409,11 +409,19 @@ def _block_features(scan: PageScan) -> dict[str, float]:
 
 # A readers' comment section (WordPress, Disqus and the themes that copy their names): its
 # container or its form. An article with a thread below it keeps it; a list has none, though
-# its items repeat dates and author links as the thread's comments do.
-_COMMENT_AREA = etree.XPath(
-    "count(descendant::*[@id='comments' or @id='respond' or @id='disqus_thread'"
-    " or contains(@class,'comment-list') or contains(@class,'commentlist')"
-    " or contains(@class,'comments-area') or contains(@class,'comment-respond')][1])")
+# its items repeat dates and author links as the thread's comments do. Ids and classes are
+# fetched as strings and tested in Python: an XPath predicate testing them on every element
+# costs 3x more (1.18 against 0.36 ms a labelled page).
+_IDS = etree.XPath("descendant::*/@id", smart_strings=False)
+_CLASSES = etree.XPath("descendant::*/@class", smart_strings=False)
+_COMMENT_IDS = frozenset(("comments", "respond", "disqus_thread"))
+_COMMENT_CLASS = re.compile("comment-list|commentlist|comments-area|comment-respond")
+
+
+def _comment_area(scan: PageScan) -> float:
+    """1.0 when the page holds a comment section (see _COMMENT_IDS, _COMMENT_CLASS)."""
+    return float(not _COMMENT_IDS.isdisjoint(_IDS(scan.body))
+                 or _COMMENT_CLASS.search(" ".join(_CLASSES(scan.body))) is not None)
 
 
 def _post_numbers(scan: PageScan) -> int:
@@ -431,7 +439,7 @@ _POST: dict[str, Callable[[PageScan], float]] = {
     "post_user_links": lambda scan: log1p(scan.user_links),
     "post_user_link_share": lambda scan: scan.user_links / max(len(scan.refs), 1),
     "post_actions": lambda scan: log1p(_count_words(scan.link_text, ACTION_WORDS)),
-    "post_comment_area": lambda scan: float(_COMMENT_AREA(scan.body) > 0),
+    "post_comment_area": _comment_area,
 }
 
 

@@ -27,5 +27,6 @@ def scanned_features(doc: Document, names: Collection[str] | None = None,
 
 
 def family(name: str) -> str:
-    """A feature's family (url, txt, head, meta, tag, lst, post): SVM-RFE runs per family."""
+    """A feature's family (url, txt, head, meta, tag, lst, post, blk, site): SVM-RFE runs per
+    family."""
     return name.split("_", 1)[0]

@@ -96,15 +96,20 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
     _rule("forum_thread", "forum",
           r"(viewthread|/thread-\d+-\d+(-\d+)?\.html|viewtopic\.php|showthread\.php|"
           r"read\.php\?tid=|/threads/" + _SLUG + r"|tieba\.baidu\.com/p/\d+|"
-          r"bbs\.[^/]+/post-[\w-]+\.shtml)"),
+          r"bbs\.[^/]+/post-[\w-]+\.shtml|"
+          # Invision (/topic/123-slug/) and SMF archives (/topics/123-slug.html): an id, then
+          # a slug; a news site's topic hub (/topics/climate) has no id.
+          r"/topics?/\d+-" + _SLUG + ")"),
     # Paged listings: /page/3, ?page=2, ?paged=2, PAGEN_1=5, /Seite/3, index_2.html, list_3.html.
     _rule("pagination", "list",
           r"(/page/\d+/?$|[?&](page|paged|pn|pagen_\d+)=\d+|/seite/\d+|"
           r"/(index|list)_\d+\.s?html?$)"),
     # Forum boards: phpBB/vBulletin/Discuz (also X's mod=forumdisplay) boards, board-N-P pages,
-    # Baidu Tieba bars.
+    # Baidu Tieba bars, Invision forums and SMF archives' boards (/forum/12-slug/,
+    # /boards/12-slug.html: an id, then a slug, as their topics).
     _rule("forum_board", "list",
-          r"(forumdisplay|viewforum\.php|/(forum|board)-\d+-\d+\.html|tieba\.baidu\.com/f\?)"),
+          r"(forumdisplay|viewforum\.php|/(forum|board)-\d+-\d+\.html|tieba\.baidu\.com/f\?|"
+          r"/(?:forums?|boards?)/\d+-" + _SLUG + ")"),
     # Date archives: a path that ends right after /YYYY/, /YYYY/MM/ or /YYYY/MM/DD/ (or names
     # that page YYYY.html, YYYY/MM.html …), under segments that are no numbers (a post
     # /2013/03/11/2012/ is none). Each segment is read once, atomically: the segment pattern
@@ -113,12 +118,17 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
           r"^[a-z]+://[^/]+(?>/(?=[\w-]*[a-z_-])[\w-]*)*/(19|20)\d\d(/[01]\d(/[0-3]\d)?)?"
           r"(/|\.s?html?)?$"),
     # Taxonomy archives of blog and news themes (Hexo, Hugo, Jekyll, WordPress, Pelican): the
-    # posts of one tag, category or label, however few (a tag of one post is still its list);
-    # the index of all tags (`/tags/`, a cloud) has no slug after the segment. A tag's later
-    # pages: `/category/x2.html` here, `/tag/x/page/2/` under pagination.
+    # posts of one tag, category, label or author, however few (a tag of one post is still its
+    # list). A tag's later pages: `/category/x2.html` here, `/tag/x/page/2/` under pagination.
     _rule("taxonomy_archive", "list",
-          r"^[a-z]+://[^/]+(?:/[^/?#]+)*/(?:tags?|categor(?:y|ies)|labels?)/[^/?#]+?"
+          r"^[a-z]+://[^/]+(?:/[^/?#]+)*/(?:tags?|categor(?:y|ies)|labels?|authors?)/[^/?#]+?"
           r"(?:/|\d*\.s?html?)$"),
+    # The index of all tags, categories, series or authors (`/tags/`, `/all-categories/`,
+    # `/authors.html`): a cloud or directory of names that link to those archives, no list
+    # of posts; with no slug after the segment. (`/archives/` lists the posts: not here.)
+    _rule("taxonomy_index", "other",
+          r"^[a-z]+://[^/]+(?:/[^/?#]+)*/(?:all-)?(?:tags?|categor(?:y|ies)|labels?|authors?|"
+          r"series)(?:/|\.s?html?)?$"),
     # Blog hosts with a post path (dated slug or Tumblr post id).
     _rule("blog_host_post", "blog",
           r"^[a-z]+://[^/]*(\.wordpress\.com|\.blogspot\.[a-z.]+|\.tumblr\.com)/"

@@ -46,17 +46,21 @@ from pipelines.params import PAGE_TYPE_TRAINING, PageTypeTrainingParams
 from pipelines.results import PAGE_TYPES
 from pipelines.training.sites import inferred_groups, site_keys, site_of
 
-MODEL_VERSION = 10  # bump when features or training change; format_version tracks the JSON
-# The gate sees how the page is built, never what it is about: lst_* plus the URL's shape.
+MODEL_VERSION = 11  # bump when features or training change; format_version tracks the JSON
+# The gate sees how the page is built, never what it is about: lst_*, blk_*, the URL's shape
+# and whether it holds a comment section.
 GATE_URL_FEATURES = ("url_index_leaf", "url_leaf_digits", "url_leaf_words", "url_has_query",
                      "url_has_date", "url_kw_list", "url_depth", "url_last_words",
                      "url_last_digits")
+# A comment section says that the dated, signed items repeated below the text are readers'
+# comments, not a list's records: a post with a long thread otherwise has a list's shape.
+GATE_PAGE_FEATURES = ("post_comment_area",)
 # Features the model is trained on: every one extract_features computes but those that cost
 # more than they give (tag shares beyond these, profile links, the URL keyword depth scores;
 # docs/DECISIONS.md, "Trained features").
 TRAINED_TAGS = frozenset(f"tag_{t}" for t in (
-    "blockquote", "br", "cite", "dd", "div", "dt", "em", "figcaption", "form", "h1", "header",
-    "img", "label", "li", "link", "meta", "p", "select", "ul"))
+    "blockquote", "br", "cite", "code", "dd", "div", "dt", "em", "figcaption", "form", "h1",
+    "header", "img", "label", "li", "link", "meta", "p", "pre", "select", "ul"))
 # A page whose head declares a publication date (DECLARES_PUBLICATION) goes to the article
 # route whatever the classifier says, so the classifier routes only pages that declare none
 # and is not trained on the declarations (docs/DECISIONS.md, "Declared
@@ -257,7 +261,7 @@ def fit_temperature(decisions: np.ndarray, y_index: np.ndarray,
 def gate_features(names: Sequence[str]) -> list[int]:
     """Columns the list gate reads."""
     return [i for i, n in enumerate(names)
-            if n.startswith(("lst_", "blk_")) or n in GATE_URL_FEATURES]
+            if n.startswith(("lst_", "blk_")) or n in GATE_URL_FEATURES + GATE_PAGE_FEATURES]
 
 
 def fit_gate(z: np.ndarray, y: np.ndarray, names: list[str], scaling: Scaling,

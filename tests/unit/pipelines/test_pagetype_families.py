@@ -1,6 +1,8 @@
 """Page-type families of whole real sites, on small hand-written pages: year archives and
 digests of whole posts are lists, a forum thread is an article, feeds and sitemaps are
-'other' and never extracted, and whole labelled sites train the model by site."""
+'other' and never extracted, tag indexes are 'other' and author archives lists, a post with a
+comment thread is no list, a blog's furniture (archive widget, comments) is read, and whole
+labelled sites train the model by site."""
 
 from __future__ import annotations
 
@@ -114,8 +116,13 @@ def test_dates_are_counted_in_english_and_spaced_chinese_forms() -> None:
 
 
 def test_a_forum_thread_is_an_article() -> None:
-    decision = classify_page(_doc(THREAD, "https://forum.example.org/topics/12-grid-focus.html"))
+    decision = classify_page(_doc(THREAD, "https://forum.example.org/archive/12-grid-focus.html"))
     assert decision.page_type in ARTICLE_TYPES
+
+
+def test_a_news_topic_hub_is_no_thread() -> None:
+    decision = classify_page(_doc(YEAR_ARCHIVE, "https://news.example.org/topics/climate/"))
+    assert decision.decided_by != "rule:forum_thread"
 
 
 @pytest.mark.parametrize("feed", [RSS, ATOM, SITEMAP, RDF])
@@ -155,7 +162,9 @@ def test_whole_sites_train_by_site_without_redirect_stubs(tmp_path) -> None:
 @pytest.mark.parametrize("url", ["https://lug.example.org/tags/nginx/",
                                  "https://blog.example.org/blog/categories/java-io/",
                                  "https://news.example.org/site/categories/event/",
-                                 "https://blog.example.org/category/articles2.html"])
+                                 "https://blog.example.org/category/articles2.html",
+                                 "https://blog.example.org/author/jane-doe3.html",
+                                 "https://news.example.org/site/authors/jane-doe/"])
 def test_a_tag_or_category_archive_is_a_list_however_few_its_posts(url: str) -> None:
     """A tag of one post lists one teaser: only the URL says it is the tag's list."""
     one = ('<html><body><h1>Tag: nginx</h1><article><h2><a href="/news/2019/05/x/">Mirrors move '
@@ -169,6 +178,80 @@ def test_a_tag_or_category_archive_is_a_list_however_few_its_posts(url: str) -> 
 def test_the_tag_index_and_a_post_under_a_category_are_no_taxonomy_archive(url: str) -> None:
     decision = classify_page(_doc(YEAR_ARCHIVE, url))
     assert decision.decided_by != "rule:taxonomy_archive"
+
+
+TAG_CLOUD = """<html><head><title>Tags - Example blog</title></head><body>
+<nav><a href="/">Home</a> <a href="/archives/">Archives</a></nav><h1>Tags</h1><div>{}</div>
+</body></html>""".format(" ".join(f'<a href="/tags/t{i}/">topic number {i} ({i + 2})</a>'
+                                  for i in range(40)))
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    # Invision and SMF archives: /topic(s)/ID-slug, even a thread without replies (one post,
+    # as short as a teaser), and their boards /forum(s)|board(s)/ID-slug.
+    ("https://forum.example.org/topics/12-grid-focus.html", ("forum", "rule:forum_thread")),
+    ("https://forum.example.org/topic/12345-grid-focus/", ("forum", "rule:forum_thread")),
+    ("https://forum.example.org/boards/2-runtime.html", ("list", "rule:forum_board")),
+    ("https://forum.example.org/forum/12-general-help/", ("list", "rule:forum_board")),
+    # The index of all tags, categories, authors or series: a cloud of names linking to those
+    # archives, which lists no post itself.
+    ("https://lug.example.org/tags/", ("other", "rule:taxonomy_index")),
+    ("https://blog.example.org/all-categories/", ("other", "rule:taxonomy_index")),
+    ("https://blog.example.org/authors.html", ("other", "rule:taxonomy_index")),
+    ("https://blog.example.org/site/series/", ("other", "rule:taxonomy_index")),
+])
+def test_forum_archive_and_taxonomy_index_urls(url: str, expected: tuple[str, str]) -> None:
+    page = TAG_CLOUD if expected[0] == "other" else THREAD
+    decision = classify_page(_doc(page, url))
+    assert (decision.page_type, decision.decided_by) == expected
+
+
+_CODE = "<pre><code>int main(void) {\n    return counter(42);\n}</code></pre>"
+_ARCHIVE_WIDGET = ("<aside><h3>文章归档</h3><ul>" + "".join(
+    f'<li><a href="/articles/date/20{y}/{m:02d}.html">20{y}年{m}月</a></li>'
+    for y in (21, 22) for m in range(1, 13)) + "</ul></aside>")
+_COMMENTS = ('<div id="comments" class="comments-area"><h2>24 条评论</h2><ol class="comment-list">'
+             + "".join(f'<li class="comment"><div class="comment-author"><a href="https://u{i}'
+                       f'.example.net/">reader{i}</a></div><div class="comment-metadata">'
+                       f'<a href="/articles/10115.html#comment-{i}">2013年7月2{i % 9}日 1{i % 9}:04'
+                       f'</a></div><p>谢谢分享，这篇文章把全局变量讲得很清楚，第{i}段的例子很有用。</p>'
+                       f'<a class="comment-reply-link" href="#respond">回复</a></li>'
+                       for i in range(24))
+             + '</ol><div id="respond" class="comment-respond"><form><textarea></textarea>'
+               "<button>发表评论</button></form></div></div>")
+BLOG_POST = ("""<html><head><meta charset="utf-8"><meta name="generator" content="WordPress 6.1.1">
+<title>C语言全局变量那些事儿 | 示例博客</title></head><body><header><a href="/">示例博客</a>
+<a href="/about.html">关于</a></header><main><article><h1>C语言全局变量那些事儿</h1>
+<p>2013年7月21日 | 作者 示例</p>""" + "".join(
+    f"<p>第{i}段：全局变量在多个编译单元之间共享时，链接器如何决定用哪一个定义，是一个常被忽略的问题。"
+    f"下面的例子说明了这一点。</p>{_CODE}" for i in range(6))
+    + "</article>" + _COMMENTS + "</main>" + _ARCHIVE_WIDGET + "</body></html>")
+
+
+def test_a_blog_s_furniture_is_read() -> None:
+    """The archive widget's month links and the comment section."""
+    names = ("site_archive_links", "post_comment_area")
+    features = page_features(_doc(BLOG_POST, "https://blog.example.cn/articles/10115.html").tree,
+                             names)
+    assert [features[n] for n in names] == pytest.approx([3.2188758248682006, 1.0])  # log(1 + 24)
+    bare = page_features(_doc(DIGEST, "https://blog.example.org/").tree, names)
+    assert [bare[n] for n in names] == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("text", ["July 2013 (4)", "2013-07", "2013 年 7 月", "Mai 2014"])
+def test_archive_widget_months_in_any_form(text: str) -> None:
+    page = (f'<html><body><p>x</p><a href="/m/">{text}</a><a href="/p/">July 4, 2013</a>'
+            "</body></html>")
+    features = page_features(_doc(page, "https://x.example/a/").tree, {"site_archive_links"})
+    assert features["site_archive_links"] == pytest.approx(0.6931471805599453)  # log(1 + 1)
+
+
+def test_a_blog_post_with_a_comment_thread_is_a_blog_post() -> None:
+    """24 dated, signed comments with reply links repeat like a list's records, under a
+    numeric-id URL news portals use too: the comment section and the archive widget keep it a
+    blog post."""
+    decision = classify_page(_doc(BLOG_POST, "https://blog.example.cn/articles/10115.html"))
+    assert decision.page_type == "blog"
 
 
 def test_a_site_s_wiki_page_is_a_reference_page() -> None:

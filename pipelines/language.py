@@ -84,7 +84,9 @@ def prose_language(text: str, declared: str | None = None,
     the Latin stopwords. So a Chinese post full of English terms is Chinese, an English one
     quoting a name in characters English, whatever either page declares. Latin prose is in
     the `declared` language when that is written in Latin (a stopword count cannot tell
-    Polish from code), else in the language of the most stopwords.
+    Polish from code), else in the language of the most stopwords; fewer stopwords than
+    `min_stopwords` are no Latin prose at all (a shell session's `-O` is not a sentence), so
+    the caller falls back on the headline.
     """
     sample = text[:params.sample_chars]
     latin_declared = bool(declared) and declared not in SCRIPT_LANGUAGES
@@ -101,7 +103,7 @@ def prose_language(text: str, declared: str | None = None,
         return "ko" if units["ko"] > units["zh"] else "zh"
     if units[other] > max(latin, cjk):
         return other
-    if latin <= max(cjk, units[other]):
+    if latin <= max(cjk, units[other]) or latin < params.min_stopwords:
         return None
     if latin_declared:
         return declared

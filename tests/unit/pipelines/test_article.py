@@ -187,6 +187,18 @@ def test_the_title_then_the_declaration_tell_a_post_without_prose() -> None:
     assert extract_article(_doc(video.format(lang="de", title="Video"), url)).language == "de"
 
 
+
+def test_a_shell_session_under_a_chinese_headline_is_chinese() -> None:
+    """A post that is a command transcript in plain paragraphs has no prose: the stray
+    one-letter "words" of its options (`-O`) are no English sentence, the headline tells."""
+    session = "".join(f"<p>me@desk:~$ sudo wget http://repo.example.org/apt/{name}.list -O "
+                      f"/etc/apt/sources.list.d/{name}.list</p>" for name in ("wine", "gutsy"))
+    post = ("<html lang='en'><head><title>Ubuntu 7.10 安装wine记录</title></head><body>"
+            "<article><header><h1>Ubuntu 7.10 安装wine记录</h1><p class='meta'><time>"
+            "2008-07-29</time></p></header><div class='entry-content'>"
+            f"{session}<p>OK</p></div></article></body></html>")
+    assert extract_article(_doc(post, "https://blog.example.com/2008/wine/")).language == "zh"
+
 # Bylines: a name never carries a count, and a sentence that opens with "By" is no byline.
 _SETTINGS = "".join(f"<p>Paragraph {i} of the post explains how the settings of the tool work"
                     " and why they matter to its users.</p>" for i in range(5))

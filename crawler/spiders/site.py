@@ -406,8 +406,12 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         """Every page the spider would fetch after this one: its next page and records
         first, then its links, in canonical spelling. A thread's next page is told its
         thread and number (its posts are the thread's comments); its later pages come one
-        by one through next pages, not as links. The source's limits and the pages already
-        requested or stored are the spider middlewares' (`crawler.frontier`)."""
+        by one through next pages, not as links. The source's limits and the pages stored
+        are the spider middlewares' (`crawler.frontier`); a link this worker already
+        requested in the run is left out here, before its request is built: the middlewares
+        would drop it anyway (`KnownPagesMiddleware`), and most of a page's links are such
+        (a site's menus and lists link the same pages from every page), each costing a
+        request and a pass through every middleware (docs/BENCHMARKS.md, latency mode)."""
         meta = {"run_id": item.run_id, "source_id": item.source_id}
         candidates = [(next_page, PRIORITY_NEXT_PAGE, {PAGINATION: True})] if next_page else []
         if thread_next:
@@ -422,7 +426,7 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         requests = []
         for url, priority, extra in candidates:
             canonical = self.canonical(url)
-            if canonical is not None:
+            if canonical is not None and not self.requested.seen(item.run_id, canonical):
                 requests.append(scrapy.Request(canonical, callback=self.parse,
                                                errback=self.on_error, priority=priority,
                                                meta={**meta, **extra}))

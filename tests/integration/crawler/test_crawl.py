@@ -325,6 +325,23 @@ def test_a_link_without_a_canonical_form_costs_its_page_no_other_link(pg_url: st
     assert not asyncio.run(followed(spider, item, [], None, links))  # all requested now
 
 
+def test_a_link_already_requested_in_its_run_gets_no_request(pg_url: str) -> None:
+    """Most of a page's links were requested before (menus, lists): the spider builds no
+    request for those of its run, so none passes the middlewares to be dropped there; the
+    same links in another run are followed."""
+    crawler = get_crawler(SiteSpider, settings_dict={"DATABASE_URL": pg_url})
+    spider = SiteSpider.from_crawler(crawler, start_urls="http://a.cn/")
+    page = {"url": "http://a.cn/", "final_url": "http://a.cn/", "status": 200, "body": b"",
+            "content_type": "text/html", "fetched_at": datetime.now(UTC), "depth": 0,
+            "source_id": None}
+    links = ["http://a.cn/1.html", "http://a.cn/2.html"]
+    assert spider.requested.admit(1, "http://a.cn/1.html", 0)
+    requests = spider.follow_up(CrawledPage(**page, run_id=1), [], None, links)
+    assert [r.url for r in requests] == ["http://a.cn/2.html"]
+    requests = spider.follow_up(CrawledPage(**page, run_id=2), [], None, links)
+    assert [r.url for r in requests] == links
+
+
 def test_stored_times_are_read_on_the_sites_clock(pg_url: str, tmp_path: Path) -> None:
     """The demo's Chinese pages write Beijing time without a zone; a crawl told the site's
     zone (-a timezone) stores the times as written, on that clock."""

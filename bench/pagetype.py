@@ -31,6 +31,7 @@ from lxml.html import document_fromstring
 from sklearn.model_selection import StratifiedGroupKFold
 
 from bench.articles import SHARED_SETS as ARTICLE_SETS
+from bench.articles import Output, body_scores, load_set, run_ours, run_trafilatura
 from pipelines.document import Document, load_document
 from pipelines.pagetype import FALLBACK_TYPE, classify_page
 from pipelines.pagetype.features import extract_features, scanned_features
@@ -38,7 +39,7 @@ from pipelines.pagetype.model import DEFAULT_MODEL, PageTypeModel, load_model, n
 from pipelines.pagetype.page_features import dominant_prose
 from pipelines.pagetype.rules import match_rule
 from pipelines.params import PAGE_TYPE, PAGE_TYPE_TRAINING, PageTypeParams
-from pipelines.process import keeps_body
+from pipelines.process import extract, keeps_body
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES, PageTypeDecision
 from pipelines.training.pagetype import (
     LabelledPage,
@@ -296,6 +297,29 @@ def oof_route_report(runs: dict[int, CrossValidated],
           f"{extracted}, mean {statistics.mean(extracted):g}")
 
 
+def oof_body_report(run: CrossValidated, articles: dict[str, list[LabelledPage]]) -> None:
+    """Body F1 of the article sets on the route the crawler runs: each page extracted as
+    `process.extract` does after its out-of-fold page-type decision (a page that loses its
+    body scores as empty), against the article route forced and trafilatura, same pages."""
+    for name, labelled in articles.items():
+        pages = load_set(name, None)
+        decided = dict(zip((p.name for p in labelled), run.articles[name], strict=True))
+        pages = [page for page in pages if page[0] in decided and page[2].get("articleBody")]
+        if not pages:
+            continue  # a set without body truth (metadata-dev)
+        crawler, forced, peer = {}, {}, {}
+        for page_id, html, truth in pages:
+            result = extract(load_document(html, url=truth.get("url")), decided[page_id])
+            crawler[page_id] = Output(body=result.article.content_text if result.article else "")
+            forced[page_id] = run_ours(html, truth.get("url"))
+            peer[page_id] = run_trafilatura(html, truth.get("url"))
+        scores = {how: body_scores(pages, outputs)["f1"] for how, outputs in
+                  (("crawler route", crawler), ("article route forced", forced),
+                   ("trafilatura", peer))}
+        print(f"  {name} body F1 (out of fold): " + ", ".join(
+            f"{how} {f1:.4f}" for how, f1 in scores.items()))
+
+
 def chinese_report(pages: Sequence[LabelledPage], runs: dict[int, CrossValidated]) -> None:
     """Errors on the labelled Chinese news layouts (gne__* pages), per fold seed: the news
     pages an article-set change must not cost."""
@@ -459,6 +483,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(runs) > 1:
         seed_report(truth, {seed: run.full for seed, run in runs.items()})
     oof_route_report(runs, articles)
+    oof_body_report(first, articles)
     chinese_report(pages, runs)
     named_report(pages, first.full)
     unsure_report(truth, first.ranked, params)

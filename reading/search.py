@@ -181,12 +181,12 @@ def _newest_first(session: Session, node: Node, filters: Filters, offset: int,
                   count: int) -> Sequence[Any]:
     """PostgreSQL's newest matches `offset` … `offset + count` (id, published_at, NULL
     score), by the cheaper of two plans PostgreSQL's planner cannot tell apart: it counts
-    testing a row's vector as free, though the vector is out of line and compressed, and
-    it estimates any term outside the statistics' most frequent at half the rarest one's
-    share (docs/BENCHMARKS.md: a rare word's walk of the time index read every vector of
-    the month). So the newest RECENT_SCAN rows the filters allow are tested first (enough
-    for a common term), and only when they hold too few matches are all the matches found
-    through the GIN index, with the walk ruled out, and sorted."""
+    testing a row's vector as free, though each is a read of several out-of-line chunks,
+    and it puts any term outside its statistics' most frequent at 0.5 % of the rows (a
+    rare word's walk of the time index then tests every row of the month:
+    docs/BENCHMARKS.md). So the newest RECENT_SCAN rows the filters allow are tested first
+    (enough for a common term), and only when they hold too few matches are all the
+    matches found through the GIN index, with the walk ruled out, and sorted."""
     document = SearchDocument
     query = _tsquery(node)
     recent = filtered(select(document.id, document.published_at, document.vector), filters) \
@@ -229,13 +229,18 @@ def search(session: Session, query: str | Node, filters: Filters = Filters(),
     query."""
     node = parse(query) if isinstance(query, str) else query
     postgresql = session.get_bind().dialect.name == "postgresql"
-    # PostgreSQL ranks the page's rows alone when ordering by time (below); FTS5's bm25()
-    # exists only in the query that matches.
-    found_rows = filtered(matching(session, node, ranked=order == "relevance" or not postgresql),
-                          filters)
+    # PostgreSQL ranks the page's rows alone when ordering by time (below), and the
+    # candidates alone by relevance (not every match a plan sorts to find them); FTS5's
+    # bm25() exists only in the query that matches.
+    found_rows = filtered(matching(session, node, ranked=not postgresql or (
+        order == "relevance" and collapse)), filters)
     if order == "relevance":
         found_rows = found_rows.order_by(SearchDocument.published_at.desc(),
                                          SearchDocument.id.desc()).limit(RELEVANCE_CANDIDATES)
+        if postgresql and not collapse:
+            candidates = found_rows.add_columns(SearchDocument.vector).subquery()
+            found_rows = select(candidates.c.id, candidates.c.published_at,
+                                func.ts_rank(candidates.c.vector, _tsquery(node)).label("score"))
     matches = (_collapsed(found_rows) if collapse else found_rows).subquery()
     ordering = (matches.c.published_at.desc(), matches.c.id.desc())
     if order == "relevance":

@@ -2,13 +2,15 @@
 
 Articles are made of sentences of the real-site corpus (../shared/data/realsites: five
 Chinese and three English sites), at those sites' body lengths, published over two
-years, 70 % Chinese. Pages and articles are loaded with COPY; the index rows are built by
-the store's own code (`reindex_pages`, what `python -m crawler reindex` runs), so the
-backfill rate is measured too. Queries run in this process against a warm database:
-two-character Chinese words from frequent to rare with a 30-day filter (newest first and
-by relevance), and three-term boolean queries.
+years, 70 % Chinese. Pages, articles and index rows are loaded with COPY by two processes,
+the terms by the store's `index_text` (once per corpus sentence) and the vectors by its
+expression; then the store's own rebuild (`reindex_pages`, what `python -m crawler
+reindex` runs) is timed on a slice, so the backfill rate is measured too. Queries run in
+this process against a warm database: two-character Chinese words from frequent to rare
+with a 30-day filter (newest first and by relevance), and three-term boolean queries.
 
-    python -m bench.search [--articles 1000000] [--reuse] [--admin-url URL]
+    python -m bench.search [--articles 1000000] [--reuse] [--database NAME]
+                           [--admin-url URL]
 """
 
 from __future__ import annotations

@@ -2,13 +2,15 @@
 
 Articles are made of sentences of the real-site corpus (../shared/data/realsites: five
 Chinese and three English sites), at those sites' body lengths, published over two
-years, 70 % Chinese. Pages and articles are loaded with COPY; the index rows are built by
-the store's own code (`reindex_pages`, what `python -m crawler reindex` runs), so the
-backfill rate is measured too. Queries run in this process against a warm database:
-two-character Chinese words from frequent to rare with a 30-day filter (newest first and
-by relevance), and three-term boolean queries.
+years, 70 % Chinese. Pages, articles and index rows are loaded with COPY by two processes,
+the terms by the store's `index_text` (once per corpus sentence) and the vectors by its
+expression; then the store's own rebuild (`reindex_pages`, what `python -m crawler
+reindex` runs) is timed on a slice, so the backfill rate is measured too. Queries run in
+this process against a warm database: two-character Chinese words from frequent to rare
+with a 30-day filter (newest first and by relevance), and three-term boolean queries.
 
-    python -m bench.search [--articles 1000000] [--reuse] [--admin-url URL]
+    python -m bench.search [--articles 1000000] [--reuse] [--database NAME]
+                           [--admin-url URL]
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import multiprocessing
 import random
 import re
 import statistics
@@ -28,11 +31,13 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import sessionmaker
+from sqlalchemy.pool import NullPool
 
 from models.search import reindex_pages
 from models.search.index import vector_sql
 from models.search.terms import index_text
 from reading.search import Filters, search
+from reading.stories import group_new
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "realsites"
 DATABASE = "crawler_bench_search"
@@ -56,13 +61,25 @@ def corpus() -> dict[str, tuple[list[str], list[int]]]:
     return found
 
 
-def _article(rng: random.Random, sentences: list[str], lengths: list[int]) -> str:
-    wanted, parts, size = rng.choice(lengths), [], 0
-    while size < wanted:
-        sentence = rng.choice(sentences)
-        parts.append(sentence)
-        size += len(sentence)
-    return " ".join(parts)
+class _Texts:
+    """The corpus's sentences with their index terms, computed once: an article is a run of
+    sentences joined by spaces, so its terms are its sentences' terms joined (a CJK pair
+    never spans the space), the store's own `index_text` at a fraction of the cost."""
+
+    def __init__(self) -> None:
+        self.languages = {language: (sentences, lengths, [index_text(s) for s in sentences])
+                          for language, (sentences, lengths) in corpus().items()}
+
+    def article(self, rng: random.Random, language: str) -> tuple[str, str]:
+        """(body, its index terms) of a generated article of a real body length."""
+        sentences, lengths, terms = self.languages[language]
+        wanted, picks, size = rng.choice(lengths), [], 0
+        while size < wanted:
+            pick = rng.randrange(len(sentences))
+            picks.append(pick)
+            size += len(sentences[pick])
+        return (" ".join(sentences[pick] for pick in picks),
+                " ".join(terms[pick] for pick in picks if terms[pick]))
 
 
 def _copy(connection, table: str, columns: str, rows: list[tuple]) -> None:  # type: ignore[no-untyped-def]
@@ -74,36 +91,38 @@ def _copy(connection, table: str, columns: str, rows: list[tuple]) -> None:  # t
     connection.cursor().copy_expert(f"COPY {table} ({columns}) FROM STDIN", buffer)
 
 
-def generate(url: str, count: int, seed: int = 7) -> dict[str, float]:
-    """Load `count` pages with articles and their index rows, then time the store's own
-    rebuild (`reindex_pages`) of a slice; returns timings. The bulk load computes the terms
-    with the store's function and the vectors with the store's expression, set-based
-    (COPY, then one INSERT … SELECT per chunk, the GIN index built at the end): the same
-    rows, an hour sooner than page-by-page at a million."""
-    rng = random.Random(seed)
-    texts = corpus()
-    engine = create_engine(url)
-    started = time.perf_counter()
-    with engine.begin() as connection:
-        connection.execute(text("DROP INDEX ix_search_document_vector"))
-        connection.execute(text("CREATE UNLOGGED TABLE staging (kind text, ref_id int, "
-                                "page_id int, site text, page_type text, language text, "
-                                "published_at timestamptz, title_terms text, text_terms text)"))
+_CHUNK = 10_000
+_TEXTS: _Texts | None = None
+
+
+def _load_chunk(job: tuple[str, int, int]) -> int:
+    """Generate and load articles first … last (a worker process's share): pages and
+    articles by COPY, the index rows' terms by COPY into a session's staging table and
+    their vectors by the store's expression."""
+    global _TEXTS
+    url, first, last = job
+    if _TEXTS is None:
+        _TEXTS = _Texts()
+    rng = random.Random(first)
+    pages, articles, rows = [], [], []
+    for number in range(first, last + 1):
+        language = "zh" if rng.random() < 0.7 else "en"
+        body, body_terms = _TEXTS.article(rng, language)
+        title = rng.choice(_TEXTS.languages[language][0])[:120]
+        when = (NOW - timedelta(seconds=rng.randrange(2 * 365 * 86400))).isoformat()
+        host = f"site{number % 500}.example.{'cn' if language == 'zh' else 'com'}"
+        pages.append((number, f"http://{host}/a/{number}", f"http://{host}/a/{number}", 200,
+                      when, when, f"{number:064x}", "news", "[]"))
+        articles.append((number, number, title, when, language, body, ""))
+        rows.append(("article", number, number, host, "news", language, when,
+                     index_text(title), body_terms))
+    engine = create_engine(url, poolclass=NullPool)
     raw = engine.raw_connection()
-    chunk = 10_000
-    for first in range(1, count + 1, chunk):
-        pages, articles, rows = [], [], []
-        for number in range(first, min(count + 1, first + chunk)):
-            language = "zh" if rng.random() < 0.7 else "en"
-            sentences, lengths = texts[language]
-            body, title = _article(rng, sentences, lengths), rng.choice(sentences)[:120]
-            when = (NOW - timedelta(seconds=rng.randrange(2 * 365 * 86400))).isoformat()
-            host = f"site{number % 500}.example.{'cn' if language == 'zh' else 'com'}"
-            pages.append((number, f"http://{host}/a/{number}", f"http://{host}/a/{number}", 200,
-                          when, when, f"{number:064x}", "news", "[]"))
-            articles.append((number, number, title, when, language, body, ""))
-            rows.append(("article", number, number, host, "news", language, when,
-                         index_text(title), index_text(body)))
+    try:
+        with raw.cursor() as cursor:
+            cursor.execute("SET synchronous_commit = off; CREATE TEMP TABLE staging (kind text,"
+                           " ref_id int, page_id int, site text, page_type text, language text,"
+                           " published_at timestamptz, title_terms text, text_terms text)")
         _copy(raw, "page", "id, url, final_url, status, fetched_at, first_seen_at, "
               "content_hash, page_type, type_candidates", pages)
         _copy(raw, "article", "id, page_id, title, published_at, language, body_text, "
@@ -115,14 +134,38 @@ def generate(url: str, count: int, seed: int = 7) -> dict[str, float]:
                 "INSERT INTO search_document (kind, ref_id, page_id, site, page_type, language,"
                 " published_at, title_terms, text_terms, vector) SELECT kind, ref_id, page_id,"
                 " site, page_type, language, published_at, '', '', "
-                f"{vector_sql('title_terms', 'text_terms')} FROM staging; TRUNCATE staging")
+                f"{vector_sql('title_terms', 'text_terms')} FROM staging")
         raw.commit()
-        print(f"\rloaded {min(count, first + chunk - 1):,} articles, "
-              f"{time.perf_counter() - started:.0f} s", end="", file=sys.stderr)
-    raw.close()
+    finally:
+        raw.close()
+        engine.dispose()
+    return last - first + 1
+
+
+def generate(url: str, count: int, processes: int = 2, group: bool = False
+             ) -> dict[str, float]:
+    """Load `count` pages with articles and their index rows, then time the store's own
+    rebuild (`reindex_pages`) of a slice; returns timings. The bulk load computes the terms
+    with the store's function and the vectors with the store's expression, set-based, in
+    `processes` workers (one generates while the other's rows are in PostgreSQL), the
+    GIN index built at the end: the same rows as page-by-page, hours sooner at a million.
+    `group`: the articles are also grouped into stories by the store's own pass, as a
+    crawl leaves its store (a crawl's pass groups the newest ungrouped articles it finds,
+    so an ungrouped fill would be grouped during the measured crawl)."""
+    engine = create_engine(url)
+    started = time.perf_counter()
+    with engine.begin() as connection:
+        connection.execute(text("DROP INDEX ix_search_document_vector"))
+    jobs = [(url, first, min(count, first + _CHUNK - 1)) for first in range(1, count + 1, _CHUNK)]
+    loaded_rows = 0
+    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+        for done in pool.imap_unordered(_load_chunk, jobs):
+            loaded_rows += done
+            print(f"\rloaded {loaded_rows:,} articles, {time.perf_counter() - started:.0f} s",
+                  end="", file=sys.stderr)
     loaded = time.perf_counter()
     with engine.begin() as connection:
-        connection.execute(text("DROP TABLE staging"))
+        connection.execute(text("SET maintenance_work_mem = '4GB'"))
         connection.execute(text("CREATE INDEX ix_search_document_vector ON search_document "
                                 "USING gin (vector)"))
         connection.execute(text("ANALYZE"))
@@ -134,6 +177,11 @@ def generate(url: str, count: int, seed: int = 7) -> dict[str, float]:
         with sessions.begin() as session:
             reindex_pages(session, range(first, min(sample.stop, first + 500)))
     rebuild, rebuild_cpu = time.perf_counter() - wall, time.process_time() - cpu
+    more = group
+    while more:
+        with sessions.begin() as session:
+            more = group_new(session) > 0
+    engine.dispose()  # the database may be a template next (bench.crawl)
     print(file=sys.stderr)
     return {"bulk_load_s": loaded - started, "gin_build_s": built - loaded,
             "reindex_sample_articles": len(sample),
@@ -194,14 +242,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.search")
     parser.add_argument("--articles", type=int, default=1_000_000)
     parser.add_argument("--admin-url", default="postgresql+psycopg2://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--database", default=DATABASE, help="the bench's own database")
     parser.add_argument("--reuse", action="store_true",
-                        help=f"query the database {DATABASE} a previous run left, if complete")
+                        help="query the database a previous run left, if complete")
     args = parser.parse_args(argv)
-    url = make_url(args.admin_url).set(database=DATABASE).render_as_string(hide_password=False)
+    database = args.database
+    url = make_url(args.admin_url).set(database=database).render_as_string(hide_password=False)
     admin = create_engine(args.admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
         exists = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"),
-                                    {"name": DATABASE}).scalar()
+                                    {"name": database}).scalar()
     have = 0
     if exists:
         with create_engine(url).connect() as connection:
@@ -212,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
 
         from models.schema import alembic_config
         with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)'))
-            connection.execute(text(f'CREATE DATABASE "{DATABASE}"'))
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'))
+            connection.execute(text(f'CREATE DATABASE "{database}"'))
         command.upgrade(alembic_config(url), "head")
         timings = generate(url, args.articles)
         print(json.dumps(timings))

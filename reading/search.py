@@ -8,14 +8,15 @@ matching text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import Select, String, and_, cast, column, func, literal, or_, select, table
+from sqlalchemy import Select, String, and_, cast, column, func, literal, null, or_, select, table
 from sqlalchemy.dialects.postgresql import TSQUERY
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from models.crawl import Source
 from models.page import Article, Comment, ListRecord, Page
@@ -30,6 +31,9 @@ _FTS = table(FTS_TABLE, column("rowid"))
 # terms 'A' in the vector, which ts_rank counts the same way by default).
 _TITLE_WEIGHT, _TEXT_WEIGHT = 10.0, 1.0
 RELEVANCE_CANDIDATES = 1000
+# Newest rows tested before PostgreSQL looks a query's matches up in the GIN index
+# (`_newest_first`; docs/BENCHMARKS.md, search at 1,000,000 articles).
+RECENT_SCAN = 1000
 
 
 @dataclass(frozen=True)
@@ -132,17 +136,23 @@ def filtered(statement: Select[Any], filters: Filters) -> Select[Any]:
     return statement
 
 
-def matching(session: Session, node: Node) -> Select[Any]:
-    """(id, published_at, score) of the index rows that match; a higher score is better."""
+def _tsquery(node: Node) -> Any:
+    return cast(literal(tsquery(node), String), TSQUERY)
+
+
+def matching(session: Session, node: Node, ranked: bool = False) -> Select[Any]:
+    """(id, published_at, score) of the index rows that match; a higher score is better.
+    Unranked, the score is NULL: on PostgreSQL ranking reads a match's whole vector (out of
+    line, compressed), which a query that only filters or orders by time never needs."""
     document = SearchDocument
     if session.get_bind().dialect.name == "postgresql":
-        query = cast(literal(tsquery(node), String), TSQUERY)
-        return select(document.id, document.published_at,
-                      func.ts_rank(document.vector, query).label("score")).where(
+        query = _tsquery(node)
+        score = func.ts_rank(document.vector, query) if ranked else null()
+        return select(document.id, document.published_at, score.label("score")).where(
             document.vector.op("@@")(query))
     fts = column(FTS_TABLE, is_literal=True)
-    return (select(document.id, document.published_at,
-                   (-func.bm25(fts, _TITLE_WEIGHT, _TEXT_WEIGHT)).label("score"))
+    score = -func.bm25(fts, _TITLE_WEIGHT, _TEXT_WEIGHT) if ranked else null()
+    return (select(document.id, document.published_at, score.label("score"))
             .join(_FTS, _FTS.c.rowid == document.id)
             .where(fts.op("MATCH")(fts5_query(node))))
 
@@ -167,6 +177,48 @@ def _collapsed(found: Select[Any]) -> Select[Any]:
         .where(ranked.c.copy_rank == 1)
 
 
+def _newest_first(session: Session, node: Node, filters: Filters, offset: int,
+                  count: int) -> Sequence[Any]:
+    """PostgreSQL's newest matches `offset` … `offset + count` (id, published_at, NULL
+    score), by the cheaper of two plans PostgreSQL's planner cannot tell apart: it counts
+    testing a row's vector as free, though each is a read of several out-of-line chunks,
+    and it puts any term outside its statistics' most frequent at 0.5 % of the rows (a
+    rare word's walk of the time index then tests every row of the month:
+    docs/BENCHMARKS.md). So the newest RECENT_SCAN rows the filters allow are tested first
+    (enough for a common term), and only when they hold too few matches are all the
+    matches found through the GIN index, with the walk ruled out, and sorted."""
+    document = SearchDocument
+    query = _tsquery(node)
+    recent = filtered(select(document.id, document.published_at, document.vector), filters) \
+        .order_by(document.published_at.desc(), document.id.desc()).limit(RECENT_SCAN) \
+        .subquery()
+    wanted = offset + count
+    rows = session.execute(
+        select(recent.c.id, recent.c.published_at, null().label("score"))
+        .where(recent.c.vector.op("@@")(query))
+        .order_by(recent.c.published_at.desc(), recent.c.id.desc()).limit(wanted)).all()
+    if len(rows) == wanted:
+        return rows[offset:]
+    with _planning(session, enable_indexscan="off", enable_seqscan="off"):
+        return session.execute(
+            filtered(matching(session, node), filters)
+            .order_by(document.published_at.desc(), document.id.desc())
+            .offset(offset).limit(count)).all()
+
+
+@contextmanager
+def _planning(session: Session, **settings: str) -> Iterator[None]:
+    """PostgreSQL planner settings for the statements run within, restored after."""
+    names = list(settings)
+    before = session.execute(select(*(func.current_setting(name) for name in names))).one()
+    session.execute(select(*(func.set_config(name, settings[name], True) for name in names)))
+    try:
+        yield
+    finally:
+        session.execute(select(*(func.set_config(name, value, True)
+                                  for name, value in zip(names, before, strict=True))))
+
+
 def search(session: Session, query: str | Node, filters: Filters = Filters(),
            order: Order = "time", limit: int = 20, offset: int = 0,
            collapse: bool = False) -> Results:
@@ -176,21 +228,36 @@ def search(session: Session, query: str | Node, filters: Filters = Filters(),
     `collapse`, a story's copies are one hit with their count. Raises QueryError for a bad
     query."""
     node = parse(query) if isinstance(query, str) else query
-    found_rows = filtered(matching(session, node), filters)
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    # PostgreSQL ranks the page's rows alone when ordering by time (below), and the
+    # candidates alone by relevance (not every match a plan sorts to find them); FTS5's
+    # bm25() exists only in the query that matches.
+    found_rows = filtered(matching(session, node, ranked=not postgresql or (
+        order == "relevance" and collapse)), filters)
     if order == "relevance":
         found_rows = found_rows.order_by(SearchDocument.published_at.desc(),
                                          SearchDocument.id.desc()).limit(RELEVANCE_CANDIDATES)
+        if postgresql and not collapse:
+            candidates = found_rows.add_columns(SearchDocument.vector).subquery()
+            found_rows = select(candidates.c.id, candidates.c.published_at,
+                                func.ts_rank(candidates.c.vector, _tsquery(node)).label("score"))
     matches = (_collapsed(found_rows) if collapse else found_rows).subquery()
     ordering = (matches.c.published_at.desc(), matches.c.id.desc())
     if order == "relevance":
         ordering = (matches.c.score.desc(), *ordering)
-    rows = session.execute(select(matches).order_by(*ordering)
-                           .offset(offset).limit(limit + 1)).all()
+    if postgresql and order == "time" and not collapse:
+        rows = _newest_first(session, node, filters, offset, limit + 1)
+    else:
+        rows = session.execute(select(matches).order_by(*ordering)
+                               .offset(offset).limit(limit + 1)).all()
     ids = [row.id for row in rows[:limit]]
-    documents = {doc.id: doc for doc in session.scalars(
-        select(SearchDocument).where(SearchDocument.id.in_(ids)))}
-    scored = [(documents[row.id], float(row.score or 0.0)) for row in rows[:limit]
-              if row.id in documents]
+    rank = func.ts_rank(SearchDocument.vector, _tsquery(node)) if postgresql else null()
+    fetched = {doc.id: (doc, score) for doc, score in session.execute(
+        select(SearchDocument, rank).options(defer(SearchDocument.vector))
+        .where(SearchDocument.id.in_(ids)))}
+    documents = {doc_id: doc for doc_id, (doc, _) in fetched.items()}
+    scored = [(fetched[row.id][0], float((fetched[row.id][1] if postgresql else row.score) or 0))
+              for row in rows[:limit] if row.id in fetched]
     hits = _hits(session, scored, positive_terms(node))
     if collapse:
         copies = {(documents[row.id].kind, documents[row.id].ref_id): row.copies

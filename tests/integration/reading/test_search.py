@@ -128,6 +128,31 @@ def test_pages_of_results(session: Session) -> None:
         (hit.kind, hit.id) for hit in everything.hits[:4]]
 
 
+def test_newest_first_finds_matches_older_than_the_rows_it_tests_first(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PostgreSQL tests the newest RECENT_SCAN rows first (the list records and comments
+    here), then looks the rest up in the index: the same hits as SQLite's one query."""
+    _store(session)
+    monkeypatch.setattr("reading.search.RECENT_SCAN", 2)
+    assert _urls(session, "climate", order="time") == [
+        "http://blog.example.com/a4", "http://blog.example.com/a3"]
+    first = search(session, "climate", Filters(since=datetime(2026, 9, 1, tzinfo=UTC)), limit=1)
+    assert [hit.url for hit in first.hits] == ["http://blog.example.com/a4"] and first.more
+    monkeypatch.setattr("reading.search.RECENT_SCAN", 1000)
+    assert [hit.url for hit in search(session, "climate", limit=1).hits] == [
+        "http://blog.example.com/a4"]
+
+
+def test_a_hit_scores_the_same_newest_first_and_by_relevance(session: Session) -> None:
+    """Newest first, PostgreSQL ranks only the page's hits; the scores are the same."""
+    _store(session)
+    by_time = {hit.url: hit.score for hit in search(session, "climate", order="time").hits}
+    by_relevance = {hit.url: hit.score
+                    for hit in search(session, "climate", order="relevance").hits}
+    assert by_time == by_relevance and len(by_time) == 2
+    assert all(score > 0 for score in by_time.values())
+
+
 @pytest.mark.parametrize("query", ["NOT x", "-x", "a OR -b", "(a", "...", "a )"])
 def test_a_bad_query_is_refused_with_a_reason(session: Session, query: str) -> None:
     with pytest.raises(QueryError):

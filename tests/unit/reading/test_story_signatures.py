@@ -10,10 +10,12 @@ from datasketch import MinHash
 from models.search.terms import normalise
 from reading.stories import (
     _NOT_LETTERS,
+    BANDS,
     MIN_SHINGLES,
     PERMUTATIONS,
     _permutations,
     _shingle_hashes,
+    band_keys,
     signatures,
 )
 
@@ -46,3 +48,33 @@ def test_a_batch_signs_each_text_as_datasketch_signs_it_alone() -> None:
         assert np.array_equal(signature.hashvalues, sketch.hashvalues.astype(np.uint32))
     assert batch[0] is not None and batch[6] is not None
     assert np.array_equal(batch[0].hashvalues, batch[6].hashvalues)  # the same text twice
+
+
+def test_each_texts_shingle_hashes_are_distinct_and_in_order() -> None:
+    letters = [_NOT_LETTERS.sub("", normalise(text)) for text in (WIRE * 3, ENGLISH, "", WIRE)]
+    owners, hashes = _shingle_hashes(letters)
+    keys = (owners.astype(np.uint64) << np.uint64(32)) | hashes
+    assert np.all(keys[1:] > keys[:-1])  # sorted by text, then hash; none twice
+    alone = set(_shingle_hashes([letters[3]])[1].tolist())
+    assert set(hashes[owners == 0].tolist()) >= alone == set(hashes[owners == 3].tolist())
+    assert (owners == 0).sum() < 2 * len(alone)  # the text repeated adds only its seams
+
+
+def _band_key(values: list[int]) -> int:
+    """A band's bucket as the store defines it, in Python integers (the reference)."""
+    key = 0
+    for value in values:
+        key = (key * 0x100000001B3 + value) % 2**64
+    return key
+
+
+def test_band_keys_of_a_pass_are_each_signatures_own() -> None:
+    first, second = (sig for sig in signatures([WIRE, ENGLISH]) if sig is not None)
+    rows = PERMUTATIONS // BANDS
+    keys = band_keys([first, None, second, first])
+    assert keys[1] == [] and keys[0] == keys[3] != keys[2]
+    for sig, found in ((first, keys[0]), (second, keys[2])):
+        values = sig.hashvalues.tolist()
+        expected = [(band, (_band_key(values[band * rows:(band + 1) * rows])
+                            ^ band * 0x9E3779B97F4A7C15 % 2**64)) for band in range(BANDS)]
+        assert found == [(band, (key + 2**63) % 2**64 - 2**63) for band, key in expected]

@@ -1,4 +1,4 @@
-"""How the suite splits over pytest-xdist's workers (`make test` runs `-n 2 --dist loadfile`).
+"""How the suite splits over pytest-xdist's workers (pyproject.toml: `-n 2 --dist loadfile`).
 
 Each test module runs whole on one worker: its Redis database (tests/services.py
 `redis_database`), its module fixtures and the files it names are its own. So tests that
@@ -11,7 +11,9 @@ from __future__ import annotations
 import pytest
 
 # The longest modules (minutes; `pytest --durations`, docs/BENCHMARKS.md "Test suite time")
-# start first, so that none of them is left to run alone at the end.
+# start first, so that none of them is left to run alone at the end; the rest follow in
+# collection order, the many short unit modules last (`--no-loadscope-reorder`: xdist would
+# otherwise start the modules with the most tests first).
 LONGEST_FIRST = ("tests/integration/test_readme.py", "tests/integration/deploy/test_stack.py",
                  "tests/integration/crawler/test_redis_restart.py")
 

@@ -104,10 +104,15 @@ def test_the_command_serves_the_live_site_and_writes_its_truth_on_exit(tmp_path:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     out, err = tmp_path / "truth.json", tmp_path / "stderr.txt"
+    # Ctrl-C stops the server unless its parent ignores SIGINT, as a suite started in the
+    # background by a shell without job control does (`cmd &`): the server then inherits the
+    # ignoring; a parent with a handler of its own passes the default on.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     with err.open("w") as stderr:  # a file, not a pipe: nothing the server says can block it
         server = subprocess.Popen([sys.executable, "-m", "tests.demosite", "serve", "--port",
                                    str(port), "--live", "--scale", "36000", "--truth-out",
                                    str(out)], cwd=ROOT, stderr=stderr)
+    signal.signal(signal.SIGINT, previous)
     try:
         deadline = time.monotonic() + 60
         while "live" not in err.read_text() and server.poll() is None:

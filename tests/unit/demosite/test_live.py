@@ -123,7 +123,7 @@ def test_the_command_serves_the_live_site_and_writes_its_truth_on_exit(tmp_path:
     finally:
         server.send_signal(signal.SIGINT)
         try:  # exiting applies the changes due and rebuilds the site: a second of CPU
-            server.wait(timeout=90)
+            server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             signals = [line for line in Path(f"/proc/{server.pid}/status").read_text()
                        .splitlines() if line.startswith(("SigBlk", "SigIgn", "State"))]

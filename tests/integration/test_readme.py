@@ -25,6 +25,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from models.db import PROJECT_ROOT as ROOT
+from tests.crawling import stored
 from tests.demosite import DemoServer
 from tests.services import redis_database
 from tests.unit.pipelines.test_cli import ARTICLE, LISTING
@@ -139,19 +140,42 @@ def test_every_block_runs_on_some_store() -> None:
     assert all(block.store in (None, *STORES, STACK) for block in blocks)
 
 
-def test_the_two_commands_block_runs(tmp_path: Path) -> None:
-    """The first block: `make demo` runs; `make test` is this suite."""
+@pytest.fixture(scope="module")
+def two_commands() -> list[subprocess.CompletedProcess[str]]:
+    """The first block's commands, run once for the module: `make demo`; `make test` is this
+    suite."""
     first = readme_blocks()[0]
     lines = [line.split("#")[0].strip() for line in first.text.splitlines()]
     assert [line for line in lines if line] == ["make demo", "make test"]
     env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
-    for line in lines:
-        if line and line not in NOT_RUN:
-            done = subprocess.run(line, shell=True, cwd=ROOT, env=env, capture_output=True,
-                                  text=True, timeout=600, check=False)
-            assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
-            assert "Traceback" not in done.stderr, done.stderr[-3000:]
-            assert re.search(r"agrees with the site's ground truth on \d+/\d+", done.stdout)
+    return [subprocess.run(line, shell=True, cwd=ROOT, env=env, capture_output=True, text=True,
+                           timeout=600, check=False)
+            for line in lines if line and line not in NOT_RUN]
+
+
+def test_the_two_commands_block_runs(two_commands: list[subprocess.CompletedProcess[str]]) -> None:
+    assert len(two_commands) == 1  # `make demo`
+    for done in two_commands:
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+        assert "Traceback" not in done.stderr, done.stderr[-3000:]
+        assert re.search(r"agrees with the site's ground truth on \d+/\d+", done.stdout)
+
+
+def test_the_demo_uses_its_own_store_emptied_per_run(
+        two_commands: list[subprocess.CompletedProcess[str]], pg_url: str,
+        tmp_path: Path) -> None:
+    """Neither an exported DATABASE_URL nor an earlier demo run (the module's `make demo`)
+    mixes with a demo's pages. Here, as the demo's store is the project's var/demo.sqlite3,
+    which the README's blocks use too (tests/conftest.py)."""
+    assert two_commands[0].returncode == 0, two_commands[0].stderr[-3000:]
+    env = {**os.environ, "DATABASE_URL": pg_url, "JOURNAL_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "tests.demosite.demo"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    crawled = int(re.search(r"^Crawled (\d+) pages", done.stdout, re.M).group(1))
+    assert "var/demo.sqlite3" in done.stdout
+    assert stored(pg_url) == {}
+    assert len(stored(f"sqlite:///{ROOT / 'var' / 'demo.sqlite3'}")) == crawled
 
 
 def test_the_readme_walk_runs_on_each_store(store: tuple[str, str], user_files: dict[str, str],

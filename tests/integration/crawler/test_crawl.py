@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 import subprocess
 import sys
@@ -238,19 +237,6 @@ def test_the_demo_command_crawls_into_the_embedded_default_and_reports(tmp_path:
     fetched, total = map(int, re.search(r"^fetched (\d+) of the site's (\d+) pages in",
                                         done.stderr, re.M).groups())
     assert fetched == total == crawled, done.stderr[-3000:]
-
-
-def test_the_demo_uses_its_own_store_emptied_per_run(pg_url: str, tmp_path: Path) -> None:
-    """Neither an exported DATABASE_URL nor an earlier demo run mixes with a demo's pages."""
-    env = {**os.environ, "DATABASE_URL": pg_url, "JOURNAL_DIR": str(tmp_path)}
-    for _ in range(2):
-        done = subprocess.run([sys.executable, "-m", "tests.demosite.demo"], cwd=ROOT, env=env,
-                              capture_output=True, text=True, timeout=300, check=False)
-        assert done.returncode == 0, done.stderr[-3000:]
-    crawled = int(re.search(r"^Crawled (\d+) pages", done.stdout, re.M).group(1))
-    assert "var/demo.sqlite3" in done.stdout
-    assert stored(pg_url) == {}
-    assert len(stored(f"sqlite:///{ROOT / 'var' / 'demo.sqlite3'}")) == crawled
 
 
 def _page(body: bytes, url: str = "http://a.cn/p.html") -> HtmlResponse:

@@ -38,9 +38,9 @@ def _text(site: Site, path: str) -> str:
 
 
 def test_same_seed_gives_same_bytes_and_other_seed_differs(site: Site) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     again = Site(seed=0)
-    assert time.perf_counter() - started < 3
+    assert time.process_time() - started < 3
     assert {p: pg.body for p, pg in again.pages.items()} == {
         p: pg.body for p, pg in site.pages.items()}
     other = Site(seed=1, config=SiteConfig(articles_per_section=5, threads_per_board=5,

@@ -103,16 +103,32 @@ def test_the_command_serves_the_live_site_and_writes_its_truth_on_exit(tmp_path:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    out = tmp_path / "truth.json"
-    server = subprocess.Popen([sys.executable, "-m", "tests.demosite", "serve", "--port",
-                               str(port), "--live", "--scale", "36000", "--truth-out", str(out)],
-                              cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    out, err = tmp_path / "truth.json", tmp_path / "stderr.txt"
+    # Ctrl-C stops the server unless its parent ignores SIGINT, as a suite started in the
+    # background by a shell without job control does (`cmd &`): the server then inherits the
+    # ignoring; a parent with a handler of its own passes the default on.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    with err.open("w") as stderr:  # a file, not a pipe: nothing the server says can block it
+        server = subprocess.Popen([sys.executable, "-m", "tests.demosite", "serve", "--port",
+                                   str(port), "--live", "--scale", "36000", "--truth-out",
+                                   str(out)], cwd=ROOT, stderr=stderr)
+    signal.signal(signal.SIGINT, previous)
     try:
-        assert "live" in server.stderr.readline()
+        deadline = time.monotonic() + 60
+        while "live" not in err.read_text() and server.poll() is None:
+            assert time.monotonic() < deadline, err.read_text()
+            time.sleep(0.05)
         time.sleep(0.5)  # 5 simulated hours: every change of the hour is due
         assert "<rss" in _fetch(f"http://127.0.0.1:{port}/feed.xml")
     finally:
         server.send_signal(signal.SIGINT)
-        server.wait(timeout=10)
+        try:  # exiting applies the changes due and rebuilds the site: a second of CPU
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            signals = [line for line in Path(f"/proc/{server.pid}/status").read_text()
+                       .splitlines() if line.startswith(("SigBlk", "SigIgn", "State"))]
+            server.kill()
+            raise AssertionError(f"the server did not end on SIGINT: {signals}\n"
+                                 f"{err.read_text()[-3000:]}") from None
     truth = json.loads(out.read_text(encoding="utf-8"))
     assert {record["kind"] for record in truth} >= {"item", "comment"}

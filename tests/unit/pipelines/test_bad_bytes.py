@@ -135,9 +135,9 @@ def test_a_url_of_long_hyphenated_segments_is_typed_at_once() -> None:
     worker stalled per page); archives are still read as lists."""
     slow = ("https://www.example.de/nachrichten-und-service/presse/pressemitteilungen/artikel/"
             "detail/ein-kuenstler-gestaltet-die-titelseite-fuer-die-deutschen-zeitungen/")
-    started = time.perf_counter()
+    started = time.process_time()
     assert match_rule(slow) is None
-    assert time.perf_counter() - started < 0.5
+    assert time.process_time() - started < 0.5
     assert match_rule("https://blog.example.org/archives/2013/05/") == ("list",
                                                                       "rule:date_archive")
     assert match_rule("https://blog.example.org/2013/03/11/2012/") is None

@@ -196,7 +196,7 @@ def test_many_comments_after_the_end_tags_parse_at_once() -> None:
     # content followed them (one page took a minute).
     trailer = "".join(f"<!-- tracker {i} -->\n" for i in range(40))
     page = f"<html><body><p>Text.</p></body></html>\n{trailer}<p>After.</p>".encode()
-    started = time.perf_counter()
+    started = time.process_time()
     doc = load_document(page)
-    assert time.perf_counter() - started < 1.0
+    assert time.process_time() - started < 1.0
     assert [p.text for p in doc.body.iter("p")] == ["Text.", "After."]

@@ -111,9 +111,9 @@ def test_records_spanning_two_sibling_elements() -> None:
 def test_two_thousand_items_are_mined_quickly() -> None:
     html = f"<html><body><ul>{_news_items(2000)}</ul></body></html>"
     doc = load_document(html.encode(), url="https://example.com/", fetched_at=NOW)
-    start = time.perf_counter()
+    start = time.process_time()
     data = mine_records(doc)
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     assert len(data.records) == 2000
 
 

@@ -149,9 +149,9 @@ def test_ten_thousand_node_pair_aligns_quickly():
     target = load_document(big_page(1700, "新"))
     sibling = load_document(big_page(1650, "旧"))
     assert sum(1 for _ in target.body.iter()) > 10_000
-    start = time.perf_counter()
+    start = time.process_time()
     result = denoise_with_sibling(target, sibling)
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
     assert result.main
 
 

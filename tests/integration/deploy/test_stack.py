@@ -210,8 +210,11 @@ def _check_prometheus(env: dict[str, str], stored: int) -> None:
             break
         assert time.monotonic() < deadline, (up, new, stored)
         time.sleep(1)
-    # Every series the dashboard reads is scraped, but the errors' (the demo crawl has none).
-    names = {*_prometheus(env, "label/__name__/values"), "crawler_errors_total"}
+    # Every series the dashboard reads is scraped, but the errors' (the demo crawl has none)
+    # and a run's pending requests (only while a run is in flight: the demo run may end
+    # before Prometheus's first scrape of the scheduler).
+    names = {*_prometheus(env, "label/__name__/values"), "crawler_errors_total",
+             "crawler_run_pending_requests"}
     dashboard = json.loads((ROOT / "deploy/grafana/opinion-crawler.json").read_text())
     for panel in dashboard["panels"]:
         for target in panel.get("targets", []):

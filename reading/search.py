@@ -229,9 +229,34 @@ def search(session: Session, query: str | Node, filters: Filters = Filters(),
     query."""
     node = parse(query) if isinstance(query, str) else query
     postgresql = session.get_bind().dialect.name == "postgresql"
-    # PostgreSQL ranks the page's rows alone when ordering by time (below), and the
-    # candidates alone by relevance (not every match a plan sorts to find them); FTS5's
-    # bm25() exists only in the query that matches.
+    if postgresql and order == "time" and not collapse:
+        rows = _newest_first(session, node, filters, offset, limit + 1)
+    else:
+        rows = session.execute(_ordered(session, node, filters, order, collapse)
+                               .offset(offset).limit(limit + 1)).all()
+    ids = [row.id for row in rows[:limit]]
+    rank = func.ts_rank(SearchDocument.vector, _tsquery(node)) if postgresql else null()
+    fetched = {doc.id: (doc, score) for doc, score in session.execute(
+        select(SearchDocument, rank).options(defer(SearchDocument.vector))
+        .where(SearchDocument.id.in_(ids)))}
+    scored = [(fetched[row.id][0], float((fetched[row.id][1] if postgresql else row.score) or 0))
+              for row in rows[:limit] if row.id in fetched]
+    hits = _hits(session, scored, positive_terms(node))
+    if collapse:
+        copies = {(fetched[row.id][0].kind, fetched[row.id][0].ref_id): row.copies
+                  for row in rows[:limit] if row.id in fetched}
+        for hit in hits:
+            hit.copies = copies[hit.kind, hit.id]
+    return Results(hits, more=len(rows) > limit)
+
+
+def _ordered(session: Session, node: Node, filters: Filters, order: Order,
+             collapse: bool) -> Select[Any]:
+    """The matches in the order asked (all of them, or a story's first copy with its count),
+    for every case but PostgreSQL's uncollapsed newest first (`_newest_first`). PostgreSQL
+    ranks only the RELEVANCE_CANDIDATES by relevance (not every match a plan sorts to find
+    them); FTS5's bm25() exists only in the query that matches."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
     found_rows = filtered(matching(session, node, ranked=not postgresql or (
         order == "relevance" and collapse)), filters)
     if order == "relevance":
@@ -245,26 +270,7 @@ def search(session: Session, query: str | Node, filters: Filters = Filters(),
     ordering = (matches.c.published_at.desc(), matches.c.id.desc())
     if order == "relevance":
         ordering = (matches.c.score.desc(), *ordering)
-    if postgresql and order == "time" and not collapse:
-        rows = _newest_first(session, node, filters, offset, limit + 1)
-    else:
-        rows = session.execute(select(matches).order_by(*ordering)
-                               .offset(offset).limit(limit + 1)).all()
-    ids = [row.id for row in rows[:limit]]
-    rank = func.ts_rank(SearchDocument.vector, _tsquery(node)) if postgresql else null()
-    fetched = {doc.id: (doc, score) for doc, score in session.execute(
-        select(SearchDocument, rank).options(defer(SearchDocument.vector))
-        .where(SearchDocument.id.in_(ids)))}
-    documents = {doc_id: doc for doc_id, (doc, _) in fetched.items()}
-    scored = [(fetched[row.id][0], float((fetched[row.id][1] if postgresql else row.score) or 0))
-              for row in rows[:limit] if row.id in fetched]
-    hits = _hits(session, scored, positive_terms(node))
-    if collapse:
-        copies = {(documents[row.id].kind, documents[row.id].ref_id): row.copies
-                  for row in rows[:limit] if row.id in documents}
-        for hit in hits:
-            hit.copies = copies[hit.kind, hit.id]
-    return Results(hits, more=len(rows) > limit)
+    return select(matches).order_by(*ordering)
 
 
 def _hits(session: Session, documents: Sequence[tuple[SearchDocument, float]],

@@ -14,9 +14,12 @@ import lxml.html
 _INVISIBLE = ("style", "noscript", "template", "object", "embed", "applet", "svg", "canvas",
               "iframe", "frame", "frameset", "noembed", "param")
 # Elements whose text is never page text even when they stay in the tree (form controls,
-# head matter); density counting and rendering both skip them.
+# head matter, a video's or audio's fallback, which a browser shows only where it cannot play
+# them: "Your browser does not support the video tag."); density counting and rendering
+# both skip them.
 NOT_PAGE_TEXT = frozenset({"script", "style", "head", "noscript", "template", "select",
-                           "option", "textarea", "button", "input", "title", "meta", "link"})
+                           "option", "textarea", "button", "input", "title", "meta", "link",
+                           "video", "audio"})
 # Candidates for "hidden": libxml2 collects the few hidden and style attributes in C (in
 # document order), and Python reads their values. Selecting the elements instead
 # (*[@hidden or @style]) cost five times more, translate() on every style 2 ms/page.

@@ -22,6 +22,13 @@ REPRINT_NOTICE = re.compile(
     r"(?:转载|轉載).{0,16}(?:注明|註明|出处|出處|链接|鏈接)|(?:注明|註明).{0,6}(?:转载|轉載|出处|出處)|"
     r"未经.{0,10}(?:允许|许可|授权|同意).{0,6}转载|(?:版权|版權)(?:声明|聲明|所有)|"
     r"all rights reserved", re.I)
+# A theme's notice to readers of an old browser ("Internet Explorer is no longer supported.
+# Please use a modern web browser", "请升级您的浏览器"), shown above every page's text.
+BROWSER_NOTICE = re.compile(
+    r"(?:please|kindly)\s+(?:use|upgrade|update|switch to|download|install)\b.{0,30}\bbrowser|"
+    r"upgrade your browser|(?:your browser|internet explorer) is (?:out of date|outdated|"
+    r"no longer supported|not supported|unsupported)|请(?:使用|升级|更新|更换|下载).{0,12}浏览器|"
+    r"(?:您|你)的浏览器(?:版本)?(?:过低|太旧|过旧|不受支持)", re.I)
 # Class/id words of page furniture (matched as whole tokens, split on - _ and case changes).
 FURNITURE_WORDS = (
     "nav", "navbar", "navigation", "menu", "submenu", "breadcrumbs?", "crumbs?", "sidebar",

@@ -411,7 +411,10 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         requested in the run is left out here, before its request is built: the middlewares
         would drop it anyway (`KnownPagesMiddleware`), and most of a page's links are such
         (a site's menus and lists link the same pages from every page), each costing a
-        request and a pass through every middleware (docs/BENCHMARKS.md, latency mode)."""
+        request and a pass through every middleware (docs/BENCHMARKS.md, latency mode). A
+        page named twice on this one (its next page, a thread's next page and the records are
+        among its links too) gets one request, its first: the next page's keeps the
+        pagination and thread it was told."""
         meta = {"run_id": item.run_id, "source_id": item.source_id}
         candidates = [(next_page, PRIORITY_NEXT_PAGE, {PAGINATION: True})] if next_page else []
         if thread_next:
@@ -423,10 +426,13 @@ class SiteSpider(RedisMixin, scrapy.Spider):
                 THREAD_PAGE: (item.thread_page or 1) + 1}))
         candidates += [(url, PRIORITY_RECORD, {}) for url in records]
         candidates += [(url, PRIORITY_LINK, {}) for url in links]
-        requests = []
+        requests: list[scrapy.Request] = []
+        chosen: set[str] = set()
         for url, priority, extra in candidates:
             canonical = self.canonical(url)
-            if canonical is not None and not self.requested.seen(item.run_id, canonical):
+            if (canonical is not None and canonical not in chosen
+                    and not self.requested.seen(item.run_id, canonical)):
+                chosen.add(canonical)
                 requests.append(scrapy.Request(canonical, callback=self.parse,
                                                errback=self.on_error, priority=priority,
                                                meta={**meta, **extra}))

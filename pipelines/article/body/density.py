@@ -22,7 +22,7 @@ import lxml.html
 
 from pipelines.article.markup import Markup, read_markup
 from pipelines.clean import NOT_PAGE_TEXT
-from pipelines.lexicon import REPRINT_NOTICE
+from pipelines.lexicon import BROWSER_NOTICE, REPRINT_NOTICE
 from pipelines.page_text import text_of
 from pipelines.params import ARTICLE_PARTS, DENSITY, ArticlePartsParams, DensityParams
 
@@ -31,10 +31,12 @@ PUNCTUATION = re.compile(r"[,.;:!?\"'()\[\]…，。；：！？、“”‘’�
 # Block elements that the link-share rule may drop from inside the content.
 _BLOCKS = ("p", "div", "li", "ul", "ol", "dl", "dd", "dt", "section", "table", "tr", "td",
            "h2", "h3", "h4", "h5", "h6", "blockquote", "aside", "figure", "header")
-# Blocks a reprint or copyright notice is written in.
-_NOTICE_BLOCKS = ("p", "div", "section", "blockquote", "footer")
+# Blocks a reprint, copyright or browser notice is written in.
+_NOTICE_BLOCKS = ("p", "div", "section", "blockquote", "footer", "h2", "h3", "h4", "h5", "h6")
 # Parts of an article that stand between its paragraphs, never the whole article.
 _PARTS = frozenset({"p", "ul", "ol", "dl", "table", "tbody", "blockquote", "figure", "pre"})
+# The end of a sentence: its mark, then closing quotes or brackets.
+_SENTENCE_END = re.compile(r"[.!?。！？…][\s\"'”’)）」』]*$")
 
 
 @dataclass(slots=True, init=False)
@@ -221,13 +223,15 @@ def line_numbers(body: lxml.html.HtmlElement,
 def notices(content: list[lxml.html.HtmlElement],
             params: ArticlePartsParams = ARTICLE_PARTS) -> set[lxml.html.HtmlElement]:
     """Short blocks inside the content that are the site's reprint or copyright notice,
-    written under every post ("原创文章如转载，请注明…", "All rights reserved"): the
-    innermost such block, as a short post's whole text block holds its notice too."""
+    written under every post ("原创文章如转载，请注明…", "All rights reserved"), or its notice
+    to readers of an old browser above it: the innermost such block, as a short post's whole
+    text block holds its notice too."""
     found = set()
     for top in content:
         for element in top.iter(*_NOTICE_BLOCKS):
             text = text_of(element)
-            if len(text) <= params.max_notice_chars and REPRINT_NOTICE.search(text):
+            if len(text) <= params.max_notice_chars and (
+                    REPRINT_NOTICE.search(text) or BROWSER_NOTICE.search(text)):
                 found.add(element)
     return {element for element in found
             if not any(inner in found for inner in element.iterdescendants(*_NOTICE_BLOCKS))}
@@ -377,6 +381,25 @@ def _outermost(stats: dict, marked: set) -> list[lxml.html.HtmlElement]:
     return kept
 
 
+def _prose_beside(stats: dict, content: list, params: DensityParams) -> list:
+    """`content` with the paragraphs beside its paragraphs that the threshold left out, in
+    document order. CETD's composite density marks a paragraph by its own density, and a
+    short one ("The rest of the rules still apply.") or one that names its sources in links
+    falls below the threshold that its siblings pass: a <p> beside a marked <p>, under the
+    same parent, that ends a sentence and is no link block (`max_link_share`) is the
+    article's too (with what it holds: a marked node inside it is no longer apart)."""
+    marked = set(content)
+    added = set()
+    for parent in {element.getparent() for element in content if element.tag == "p"}:
+        for child in stats[parent].children if parent in stats else ():
+            node = stats[child]
+            if (child.tag == "p" and child not in marked and node.chars
+                    and node.link_chars <= params.max_link_share * node.chars
+                    and _SENTENCE_END.search(text_of(child))):
+                added.add(child)
+    return _outermost(stats, marked | added) if added else content
+
+
 def _link_blocks(stats: dict, content: list, params: DensityParams) -> set:
     """Block elements inside the content that are mostly link text: "read more", related links."""
     dropped = set()
@@ -410,9 +433,21 @@ def extract(
     threshold = _threshold(stats, body, root)
     start = _region(stats, body, root, params) if params.scope == "root" else body
     marked = _mark(stats, start, threshold)
-    content = _outermost(stats, marked)
+    content = _prose_beside(stats, _outermost(stats, marked), params)
     dropped = _link_blocks(stats, content, params) | line_numbers(body) | notices(content)
     # a marked node that is itself a notice (a short post's reprint line, marked beside its
     # one paragraph) goes with the notice, not only the notices inside marked nodes
     content = [node for node in content if node not in dropped]
+    if not content and root is not body and root.getparent() in stats:
+        return _link_list(stats, threshold, root, body)
     return DensityResult(stats, threshold, content, root, dropped)
+
+
+def _link_list(stats: dict, threshold: float, root: lxml.html.HtmlElement,
+               body: lxml.html.HtmlElement) -> DensityResult:
+    """The content of a post whose text is a list of links ("further reading", a link
+    digest): everything marked was dropped, as link blocks or a notice under the list, so
+    the block that holds the densest node is the post, links and all, but its notices."""
+    holder = root.getparent()
+    dropped = line_numbers(body) | notices([holder])
+    return DensityResult(stats, threshold, [holder], root, dropped)

@@ -19,10 +19,12 @@ from scrapy.utils.test import get_crawler
 from sqlalchemy.engine import make_url
 
 from crawler import settings
+from crawler.frontier import PAGINATION
 from crawler.items import CrawledPage
 from crawler.patches.logformatter import PageLogFormatter
 from crawler.patches.meta_refresh import HEAD_BYTES, MetaRefreshMiddleware, may_refresh
 from crawler.patches.stats import StatsCollector
+from crawler.revisits import THREAD_PAGE, THREAD_URL
 from crawler.spiders.site import SiteSpider
 from models.journal import read_segment
 from models.persist import store_journal_root
@@ -326,6 +328,29 @@ def test_a_link_already_requested_in_its_run_gets_no_request(pg_url: str) -> Non
     assert [r.url for r in requests] == ["http://a.cn/2.html"]
     requests = spider.follow_up(CrawledPage(**page, run_id=2), [], None, links)
     assert [r.url for r in requests] == links
+
+
+def test_a_pager_link_the_page_also_links_gets_one_request(pg_url: str) -> None:
+    """A thread's next page, a list's next page and its records are links of the page too:
+    each gets one request, the first, which keeps the pagination and thread it was told."""
+    crawler = get_crawler(SiteSpider, settings_dict={"DATABASE_URL": pg_url})
+    spider = SiteSpider.from_crawler(crawler, start_urls="http://a.cn/")
+    thread = CrawledPage(url="http://a.cn/t/7", final_url="http://a.cn/t/7", status=200,
+                         body=b"", content_type="text/html", fetched_at=datetime.now(UTC),
+                         depth=1, source_id=None, run_id=1)
+    pager = ["http://a.cn/t/7?page=2", "http://a.cn/t/7?page=3", "http://a.cn/news/1.html"]
+    requests = spider.follow_up(thread, [], None, pager, "http://a.cn/t/7?page=2")
+    assert [r.url for r in requests] == ["http://a.cn/t/7?page=2", "http://a.cn/news/1.html"]
+    assert requests[0].meta[THREAD_URL] == "http://a.cn/t/7"
+    assert requests[0].meta[THREAD_PAGE] == 2
+    board = CrawledPage(url="http://a.cn/b/", final_url="http://a.cn/b/", status=200,
+                        body=b"", content_type="text/html", fetched_at=datetime.now(UTC),
+                        depth=0, source_id=None, run_id=1)
+    links = ["http://a.cn/b/?p=2", "http://a.cn/t/8", "http://a.cn/t/9", "http://a.cn/about"]
+    requests = spider.follow_up(board, ["http://a.cn/t/8", "http://a.cn/t/9"],
+                                "http://a.cn/b/?p=2", links)
+    assert [r.url for r in requests] == links
+    assert requests[0].meta[PAGINATION] and not requests[-1].meta.get(PAGINATION)
 
 
 def test_stored_times_are_read_on_the_sites_clock(pg_url: str, tmp_path: Path) -> None:

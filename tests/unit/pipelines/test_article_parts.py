@@ -207,3 +207,76 @@ def test_a_header_with_a_standfirst_is_left_to_density() -> None:
             f"</article></body></html>")
     doc = load_document(page.encode(), url="https://news.example.org/a/1", fetched_at=NOW)
     assert headline_headers(read_markup(doc.body)) == set()
+
+
+def _link(text: str) -> str:
+    return f"<a href='https://fpa.example.org/{len(text)}' class='external-link'>{text}</a>"
+
+
+def test_paragraphs_beside_the_post_s_paragraphs_stay_though_short_or_full_of_links() -> None:
+    """A paragraph that names its sources in links, or a short one, falls below the density
+    its sibling paragraphs pass (a long paragraph with links sums more than their block):
+    it is the post's all the same. A paragraph of links beside them (related posts) is
+    not."""
+    first = ("<p>The Association was founded on the ideals of transparency and accountability:"
+             " to that end, we have been working hard on making our website a useful source of "
+             "information about the organization, its goals, and its initiatives.</p>")
+    second = (f"<p>This past week we launched a {_link('revamped version of our website')} "
+              f"that includes the charter, budget, and {_link('our new Handbook')}. It is based "
+              f"on {_link('the Handbook First scheme')}, in which anytime someone has a question"
+              " about the organization it should be answerable by a reference to a part of the "
+              "handbook. When we meet questions that the handbook does not answer, a new entry "
+              "is added to it, so it always gives the most up-to-date information.</p>")
+    short = f"<p>The rest of the {_link('program rules')} still apply.</p>"
+    linked = (f"<p>You will also find a {_link('list of our initiatives')} (right now, the "
+              f"{_link('Development Fund')} and the {_link('Travel Grants program')}), "
+              f"{_link('contact information')}, {_link('how to donate')}, and more.</p>")
+    related = (f"<p>Related: {_link('Counters in practice')}, {_link('Overflow stories')}, "
+               f"{_link('Why loops end')}</p>")
+    page = (f"<html><body><div class='nav'><a href='/'>Home</a></div><main><section "
+            f"class='hero'><h1>Our new website</h1><div class='meta'>March 1</div></section>"
+            f"<div class='content'>{first}{short}{second}{linked}{related}</div></main>"
+            f"<footer>© 2023 Example</footer></body></html>")
+    art = extract_article(load_document(page.encode(), url="https://fpa.example.org/news/1",
+                                        fetched_at=NOW))
+    paragraphs = art.content_text.split("\n\n")
+    assert len(paragraphs) == 4 and paragraphs[0].startswith("The Association was founded")
+    assert paragraphs[1] == "The rest of the program rules still apply."
+    assert paragraphs[2].startswith("This past week") and paragraphs[3].startswith("You will")
+    assert paragraphs[3].endswith("(right now, the Development Fund and the Travel Grants "
+                                  "program), contact information, how to donate, and more.")
+
+
+def test_a_video_s_fallback_text_is_no_body_text() -> None:
+    """A browser shows what a <video> or <audio> holds only where it cannot play it."""
+    video = ("<video controls><source src='/demo.webm' type='video/webm'>Your browser does not "
+             "support the video tag.</video>")
+    art = _article(f"{PROSE_EN}<p>{video}</p>{AFTER_EN}<audio src='/a.ogg'>No audio.</audio>")
+    assert "Counters overflow" in art.content_text and "without a restart" in art.content_text
+    assert "support the video tag" not in art.content_text + art.content_html
+    assert "No audio" not in art.content_text
+
+
+def test_a_post_that_is_a_list_of_links_keeps_its_links_but_not_its_notice() -> None:
+    """A link digest: every line a link, then the site's reprint notice. The link blocks and
+    the notice were all density found, and the body was empty."""
+    items = "".join(f"<li><a href='https://ext{i}.example.com/arch.html' rel='nofollow'>网站架构"
+                    f"笔记第{i}篇</a></li>" for i in range(12))
+    page = _octopress_post("著名网站架构设计", f"<p></p>{items}<p>原创文章如转载，请注明：转载自"
+                           "<a href='/'>示例科学院</a>[http://www.example.com]</p>")
+    art = extract_article(load_document(page.encode(), url="https://blog.example.org/p/3",
+                                        fetched_at=NOW))
+    assert art.content_text.split("\n\n") == [f"网站架构笔记第{i}篇" for i in range(12)]
+
+
+def test_a_notice_to_readers_of_old_browsers_is_no_part_of_the_post() -> None:
+    """A theme's banner above every page: on a short post, density's region reached it."""
+    banner = ("<div class='unsupported-browser'><h3>Hi there! Internet Explorer is no longer "
+              "supported.</h3><p>Please use a modern web browser such as Firefox, Chromium or "
+              "Edge. Thank you!</p></div>")
+    page = (f"<html><body>{banner}<header class='site'><a href='/'>Home</a></header><main>"
+            f"<section class='hero'><h1>Notes</h1><div class='meta'>March 1</div></section>"
+            f"<div class='content'>{PROSE_EN}</div></main></body></html>")
+    art = extract_article(load_document(page.encode(), url="https://blog.example.org/p/4",
+                                        fetched_at=NOW))
+    assert "Counters overflow" in art.content_text and "browser" not in art.content_text

@@ -51,6 +51,7 @@ logger = logging.getLogger(__name__)
 # next pages lead from the list's first page to the request's (its records keep the count).
 PAGINATION = "pagination"
 CHAIN = "pagination_chain"
+ALSO_A_LINK = "also_a_link"  # a next page the page links to as well (the spider asks once)
 
 
 class RequestedPages:
@@ -104,8 +105,10 @@ class SourceDepthMiddleware(DepthMiddleware):
     DEPTH_LIMIT, and pagination (`meta["pagination"]`) that keeps its list's depth: a
     board's 20th page is as near as its first. Pagination is bounded apart: a next page one
     further down its list's chain than the source's PAGINATION_CHAIN_LIMIT is dropped (a
-    list that never ends, a calendar's next day for ever, at any depth). A record or link
-    keeps its page's chain, so a trap cannot restart the count through a record.
+    list that never ends, a calendar's next day for ever, at any depth); when the page
+    links to it too (`meta["also_a_link"]`), it goes on as that link, one hop deeper. A
+    record or link keeps its page's chain, so a trap cannot restart the count through a
+    record.
 
     Settings: DEPTH_PRIORITY, DEPTH_STATS_VERBOSE (Scrapy's own), PAGINATION_CHAIN_LIMIT."""
 
@@ -114,20 +117,24 @@ class SourceDepthMiddleware(DepthMiddleware):
         if response is None:  # start requests carry their depth
             return request
         pagination = request.meta.pop(PAGINATION, False) or DISCOVERY in request.meta
-        request.meta["depth"] = depth = response.meta["depth"] + (0 if pagination else 1)
-        request.meta[CHAIN] = chain = response.meta.get(CHAIN, 0) + (1 if pagination else 0)
-        if self.prio:
-            request.priority -= depth * self.prio
+        also_a_link = request.meta.pop(ALSO_A_LINK, False)
         spider = self.crawler.spider
         source_id = request.meta.get("source_id")
-        if not pagination and depth > spider.target_for(source_id).max_depth:
-            self.stats.inc_value("depth/request_ignored_count")
-            return None
+        chain = response.meta.get(CHAIN, 0) + (1 if pagination else 0)
         chain_limit = spider.bounds_for(source_id).pagination_chain
         if pagination and chain_limit and chain > chain_limit:
             spider.kept_out(request.meta, "pagination_chain", source_id, "a list reached "
                             "PAGINATION_CHAIN_LIMIT (%d pages in a row) at %s", chain_limit,
                             response.url)
+            if not also_a_link:
+                return None
+            pagination, chain = False, chain - 1  # a link of its page now: one hop deeper
+        request.meta["depth"] = depth = response.meta["depth"] + (0 if pagination else 1)
+        request.meta[CHAIN] = chain
+        if self.prio:
+            request.priority -= depth * self.prio
+        if not pagination and depth > spider.target_for(source_id).max_depth:
+            self.stats.inc_value("depth/request_ignored_count")
             return None
         if self.verbose_stats:
             self.stats.inc_value(f"request_depth_count/{depth}")

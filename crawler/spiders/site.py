@@ -36,7 +36,7 @@ from crawler.cluster import connection
 from crawler.cluster.ledger import RunLedger
 from crawler.cluster.runs import push_start_urls
 from crawler.discovery import SEED, Discovery, DiscoveryRead, listed_at
-from crawler.frontier import PAGINATION, RequestedPages
+from crawler.frontier import ALSO_A_LINK, PAGINATION, RequestedPages
 from crawler.items import CrawledPage
 from crawler.pages import PageReader
 from crawler.patches.robots import RobotsForbidden
@@ -414,7 +414,8 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         request and a pass through every middleware (docs/BENCHMARKS.md, latency mode). A
         page named twice on this one (its next page, a thread's next page and the records are
         among its links too) gets one request, its first: the next page's keeps the
-        pagination and thread it was told."""
+        pagination and thread it was told, and is marked a link too, which it becomes past
+        its list's chain (`crawler.frontier`)."""
         meta = {"run_id": item.run_id, "source_id": item.source_id}
         candidates = [(next_page, PRIORITY_NEXT_PAGE, {PAGINATION: True})] if next_page else []
         if thread_next:
@@ -427,13 +428,18 @@ class SiteSpider(RedisMixin, scrapy.Spider):
         candidates += [(url, PRIORITY_RECORD, {}) for url in records]
         candidates += [(url, PRIORITY_LINK, {}) for url in links]
         requests: list[scrapy.Request] = []
-        chosen: set[str] = set()
+        chosen: dict[str, scrapy.Request] = {}
         for url, priority, extra in candidates:
             canonical = self.canonical(url)
-            if (canonical is not None and canonical not in chosen
-                    and not self.requested.seen(item.run_id, canonical)):
-                chosen.add(canonical)
-                requests.append(scrapy.Request(canonical, callback=self.parse,
-                                               errback=self.on_error, priority=priority,
-                                               meta={**meta, **extra}))
+            if canonical is None:
+                continue
+            if (first := chosen.get(canonical)) is not None:
+                if not extra:  # a record or link: past its chain's end, the next page is one
+                    first.meta[ALSO_A_LINK] = True
+                continue
+            if not self.requested.seen(item.run_id, canonical):
+                chosen[canonical] = request = scrapy.Request(
+                    canonical, callback=self.parse, errback=self.on_error, priority=priority,
+                    meta={**meta, **extra})
+                requests.append(request)
         return requests

@@ -106,6 +106,24 @@ def test_a_domain_s_queue_holds_its_limit_and_drops_the_rest(trap: TrapServer, p
     assert done.stderr.count("(DOMAIN_QUEUE_LIMIT): its new requests are dropped") == 1
 
 
+def test_a_next_page_past_the_chain_that_is_also_a_link_goes_on_as_that_link(
+        pg_url: str) -> None:
+    """The spider asks once for a page its page names twice (next page and pager link);
+    past the chain's end that request is the link's: one hop deeper, the page's chain."""
+    crawler = get_crawler(SiteSpider, settings_dict={"DATABASE_URL": pg_url})
+    spider = SiteSpider.from_crawler(crawler, start_urls="http://a.cn/")
+    page = CrawledPage(url="http://a.cn/?p=100", final_url="http://a.cn/?p=100", status=200,
+                       body=b"", content_type="text/html", fetched_at=datetime.now(UTC),
+                       depth=0, source_id=None, run_id=1)
+    requests = asyncio.run(followed(spider, page, [], "http://a.cn/?p=101",
+                                    ["http://a.cn/?p=99", "http://a.cn/?p=101"],
+                                    pages_in_list=CHAIN))
+    assert [(r.url, r.meta["depth"], r.meta["pagination_chain"]) for r in requests] == [
+        ("http://a.cn/?p=101", 1, CHAIN), ("http://a.cn/?p=99", 1, CHAIN)]
+    assert crawler.stats.get_value("bounds/pagination_chain") == 1
+    assert "also_a_link" not in requests[0].meta
+
+
 def test_a_record_keeps_its_list_s_chain(pg_url: str) -> None:
     """A list's last allowed page: its next page is kept out, its records are followed
     with the page's count, so a record that is itself a list cannot start the chain anew."""

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: install demo test test-unit bench fault-test lint images stack stack-down stack-test
+.PHONY: install demo test test-unit bench fault-test lint images compose-v2 stack stack-down stack-test
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { apt-get update -q && \
@@ -61,6 +61,11 @@ COMPOSE ?= $(shell docker compose version >/dev/null 2>&1 && echo "docker compos
 
 images:
 	BASE=$(BASE) deploy/images.sh
+
+# Compose v2 from Debian's packages, into var/compose-v2 (`export DOCKER_CONFIG=$PWD/var/compose-v2`
+# makes `docker compose` this one), where the system has Debian bookworm's docker-compose 1.29.
+compose-v2:
+	deploy/compose-v2.sh
 
 stack: images
 	@test -n "$$API_TOKEN" || test -f .env || { \

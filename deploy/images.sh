@@ -29,7 +29,8 @@ trap cleanup EXIT
 export DOCKER_BUILDKIT=0  # the classic builder: the same on Debian's docker.io 20.10 and newer
 
 need_packages=()
-command -v docker >/dev/null || need_packages+=(docker.io)
+# The daemon too: a machine may have a Docker client alone (a static `docker` in /usr/local/bin).
+{ command -v docker && command -v dockerd; } >/dev/null || need_packages+=(docker.io)
 command -v docker-compose >/dev/null || docker compose version >/dev/null 2>&1 \
     || need_packages+=(docker-compose)
 [ "$BASE" != "$LOCAL_BASE" ] || command -v debootstrap >/dev/null \
@@ -42,7 +43,15 @@ fi
 
 if ! docker info >/dev/null 2>&1; then
     echo "starting dockerd (log: /var/log/dockerd.log)"
-    setsid dockerd >/var/log/dockerd.log 2>&1 < /dev/null &
+    # In its own session, with none of this shell's open files: a lock a caller holds on an
+    # inherited descriptor (a test's flock) would otherwise be held as long as the daemon runs.
+    (
+        for fd in /proc/$BASHPID/fd/*; do
+            fd=${fd##*/}
+            [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+        done
+        exec setsid dockerd >/var/log/dockerd.log 2>&1 < /dev/null
+    ) &
     for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
     docker info >/dev/null 2>&1 || { echo "dockerd did not start: /var/log/dockerd.log" >&2; exit 1; }
 fi

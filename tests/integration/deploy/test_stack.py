@@ -1,15 +1,18 @@
 """The whole stack of compose.yaml, for real, as the README runs it (`make stack-test`).
 
 Runs, in order, the README's blocks marked `<!-- store: stack -->` (test_readme.py leaves them
-to this test): `make stack` (Docker installed and started when missing, the images built from
-Debian's packages with cached layers, the stack up with two workers and the API); a source of
-the demo site added, which the scheduler starts and both workers crawl into the stack's
-PostgreSQL, checked against the site's ground truth; the metrics profile's Prometheus scraping
-both workers and the scheduler, and every query of the Grafana dashboard on it; scaling to
-four workers; an upgrade (images, the migrate job while the workers run, the services
-recreated); a backup restored into a second database; `docker-compose down`. Everything the
-test started goes, also when it fails: the containers, their network and volumes (the images
-stay, as build cache).
+to this test), with Compose v2 (`docker compose`, Debian trixie's package, installed by the
+README's `make compose-v2` into var/compose-v2): `make stack` (Docker installed and started
+when missing, the images built from Debian's packages with cached layers, the stack up with
+two workers and the API); a source of the demo site added, which the scheduler starts and both
+workers crawl into the stack's PostgreSQL, checked against the site's ground truth; the metrics
+profile's Prometheus scraping both workers and the scheduler, and every query of the Grafana
+dashboard on it; scaling to four workers; an upgrade (images, the migrate job while the
+workers run, the services brought up); a backup restored into a second database;
+`docker compose down`. Then the same file with Debian bookworm's `docker-compose` 1.29: both
+read it into the same services, and 1.29 brings the stack up (a worker, the scheduler, the API
+on the migrated database). Everything a test started goes, also when it fails: the
+containers, their network and volumes (the images stay, as build cache).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -29,6 +33,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+import yaml
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine, func, select
 from sqlalchemy.orm import Session
@@ -40,8 +45,11 @@ from tests.demosite import DemoServer
 from tests.demosite.catalog import SiteConfig
 from tests.integration.test_readme import STACK, Block, _run_shell, _substitute, readme_blocks
 
-# Its own containers, network and volumes (STACK_TEST_PROJECT: checkouts sharing a machine).
+# Its own containers, network and volumes (STACK_TEST_PROJECT: checkouts sharing a machine);
+# the run with docker-compose 1.29 has a project of its own.
 PROJECT = os.environ.get("STACK_TEST_PROJECT", "opinioncrawlerstacktest")
+PROJECT_V1 = f"{PROJECT}v1"
+COMPOSE_V2, COMPOSE_V1 = ["docker", "compose"], ["docker-compose"]
 TOKEN, PASSWORD = "stack-test-token", "stack-test-password"  # over any .env of the checkout
 CRAWL_TIMEOUT = 300  # seconds for the demo crawl through the stack (under a loaded machine)
 # A smaller demo site than `make demo`'s (about 500 pages): every kind of page, a crawl of
@@ -56,24 +64,43 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _env() -> dict[str, str]:
+def _env(project: str = PROJECT) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items()
-           if key not in ("DATABASE_URL", "REDIS_URL")}
-    return {**env, "COMPOSE_PROJECT_NAME": PROJECT, "API_TOKEN": TOKEN,
+           if key not in ("DATABASE_URL", "REDIS_URL", "DOCKER_CONFIG")}
+    return {**env, "COMPOSE_PROJECT_NAME": project, "API_TOKEN": TOKEN,
             "POSTGRES_PASSWORD": PASSWORD, "API_PORT": str(_free_port()), "SCHEDULE_EVERY": "1",
             "COMPOSE_PROFILES": "metrics", "PROMETHEUS_PORT": str(_free_port()),
             "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"}
 
 
-def _compose(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run(["docker-compose", *args], cwd=ROOT, env=env, capture_output=True,
+def _compose(env: dict[str, str], *args: str, compose: list[str] = COMPOSE_V2) -> str:
+    done = subprocess.run([*compose, *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, (args, done.stderr[-3000:])
     return done.stdout
 
 
-def _containers(env: dict[str, str], service: str) -> list[str]:
-    return _compose(env, "ps", "-q", service).split()
+def _containers(env: dict[str, str], service: str, compose: list[str] = COMPOSE_V2) -> list[str]:
+    """The service's containers, running or not."""
+    return _compose(env, "ps", "-a", "-q", service, compose=compose).split()
+
+
+def _remove_project(project: str) -> None:
+    """Every container, volume and network of a Compose project, by the label that v1 and v2
+    both set, without stopping anything gracefully (its data goes anyway)."""
+    if shutil.which("docker") is None or subprocess.run(
+            ["docker", "info"], capture_output=True, timeout=60, check=False).returncode:
+        return  # no Docker yet: nothing to remove
+    label = f"label=com.docker.compose.project={project}"
+    for kind, remove in (("container", ["rm", "-f", "-v"]), ("volume", ["rm", "-f"]),
+                         ("network", ["rm"])):
+        listing = ["docker", kind, "ls", "-q", "--filter", label] + (
+            ["-a"] if kind == "container" else [])
+        found = subprocess.run(listing, capture_output=True, text=True, timeout=60,
+                               check=True).stdout.split()
+        if found:
+            subprocess.run(["docker", kind, *remove, *found], capture_output=True, timeout=300,
+                           check=True)
 
 
 def _address(container: str, field: str = "IPAddress") -> str:
@@ -88,21 +115,24 @@ def _state(container: str, field: str) -> str:
                           capture_output=True, text=True, check=True, timeout=60).stdout.strip()
 
 
-def _started(container: str) -> str:
-    """When the container last started, RFC 3339 in UTC (so strings compare as times)."""
-    return _state(container, "StartedAt")
+@pytest.fixture
+def stack() -> Iterator[dict[str, str]]:
+    """The environment the README's stack blocks run in; the stack is removed afterwards."""
+    _remove_project(PROJECT)
+    try:
+        yield _env()
+    finally:
+        _remove_project(PROJECT)
 
 
 @pytest.fixture
-def stack(tmp_path: Path) -> Iterator[dict[str, str]]:
-    """The environment the README's stack blocks run in; the stack is removed afterwards."""
-    env = _env()
-    down = ["docker-compose", "down", "-v", "--remove-orphans", "-t", "20"]
-    subprocess.run(down, cwd=ROOT, env=env, capture_output=True, timeout=300, check=False)
+def stack_v1() -> Iterator[dict[str, str]]:
+    """The environment of the docker-compose 1.29 run, its project removed afterwards."""
+    _remove_project(PROJECT_V1)
     try:
-        yield env
+        yield {**_env(PROJECT_V1), "COMPOSE_PROFILES": ""}
     finally:
-        subprocess.run(down, cwd=ROOT, env=env, capture_output=True, timeout=300, check=False)
+        _remove_project(PROJECT_V1)
 
 
 class _Steps:
@@ -112,12 +142,13 @@ class _Steps:
         self.blocks: list[Block] = [block for block in readme_blocks() if block.store == STACK]
         self.env, self.examples, self.scratch = env, examples, scratch
 
-    def run(self, expected_start: str) -> None:
+    def run(self, expected_start: str) -> subprocess.CompletedProcess[str]:
         block = self.blocks.pop(0)
         assert block.text.startswith(expected_start), (block.line, block.text)
         done, self.env = _run_shell(_substitute(block.text, self.examples), self.env,
                                     self.scratch / "shell.env")
         assert done.returncode == 0, (block.line, done.stdout[-2000:], done.stderr[-3000:])
+        return done
 
 
 def _session(database_url: str) -> Session:
@@ -142,12 +173,13 @@ def _stored_types(database_url: str) -> dict[str, str]:
         return dict(session.execute(select(Page.url, Page.page_type)).all())
 
 
-def _wait_for_workers(env: dict[str, str], count: int) -> None:
+def _wait_for_workers(env: dict[str, str], count: int,
+                      compose: list[str] = COMPOSE_V2) -> None:
     """Until `count` workers have opened their spider: a worker that starts after the crawl
     ended would prove nothing about sharing it."""
     deadline = time.monotonic() + 120
     while True:
-        workers = _containers(env, "worker")
+        workers = _containers(env, "worker", compose)
         logs = [subprocess.run(["docker", "logs", worker], capture_output=True, text=True,
                                timeout=60, check=False) for worker in workers]
         opened = [log for log in logs if "Spider opened" in log.stdout + log.stderr]
@@ -228,7 +260,10 @@ def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
     sources, dump = tmp_path / "sources.yaml", tmp_path / "opinion.dump"
     steps = _Steps(stack, {"sources.yaml": str(sources), "opinion.dump": str(dump)}, tmp_path)
     assert len(steps.blocks) == 6, [block.line for block in steps.blocks]
-    steps.run("make stack")
+    steps.run("make compose-v2")
+    assert Path(steps.env["DOCKER_CONFIG"]) == ROOT / "var" / "compose-v2"
+    assert re.search(r"version v?2\.", _compose(steps.env, "version")), "not Compose v2"
+    stack = steps.env
     assert len(_containers(stack, "worker")) == 2
     _wait_for_workers(stack, 2)
     postgres = _containers(stack, "postgres")[0]
@@ -248,7 +283,7 @@ def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
         sources.write_text(json.dumps({"sources": [{
             "name": "demo", "start_urls": [server.url + "/"], "interval_seconds": 86400,
             "settings": {"ALLOW_PRIVATE_ADDRESSES": True}}]}), encoding="utf-8")
-        steps.run("docker-compose run --rm -T migrate python -m crawler sources import")
+        steps.run("docker compose run --rm -T migrate python -m crawler sources import")
         run = _wait_for_run(database_url)
         truth = server.site.ground_truth()
 
@@ -266,18 +301,72 @@ def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
     _check_api(stack)
     _check_prometheus(stack, len(stored))
 
-    steps.run("docker-compose up -d --no-deps --scale worker=4 worker")
+    steps.run("docker compose up -d --scale worker=4")
+    workers = _containers(stack, "worker")
+    assert len(workers) == 4 and {_state(worker, "Status") for worker in workers} == {"running"}
+    upgrade = steps.run("make images")  # images, the migrate job, the services brought up
+    assert "schema is at head on" in upgrade.stdout + upgrade.stderr
     assert len(_containers(stack, "worker")) == 4
-    before_upgrade = _started(_containers(stack, "migrate")[0])
-    steps.run("make images")  # the upgrade: images, the migrate job, recreated services
-    assert len(_containers(stack, "worker")) == 4
-    migrate = _containers(stack, "migrate")[0]
-    assert _started(migrate) > before_upgrade and _state(migrate, "ExitCode") == "0"
     _check_api(stack)
-    steps.run("docker-compose exec -T postgres pg_dump")
+    steps.run("docker compose exec -T postgres pg_dump")
     assert dump.stat().st_size > 0
     restored = database_url.replace("/opinion", "/restore_check")
     with _session(restored) as session:
         assert session.scalar(select(func.count()).select_from(Page)) == len(stored)
-    steps.run("docker-compose down")
-    assert not _compose(stack, "ps", "-q").split()
+    steps.run("docker compose down")
+    assert not _compose(stack, "ps", "-a", "-q").split()
+
+
+def _services(env: dict[str, str], compose: list[str]) -> dict[str, dict[str, Any]]:
+    """compose.yaml's services as a Compose implementation reads them (`config`), in one form
+    for v1 and v2: what each runs, with which settings, after what, publishing and mounting
+    what."""
+    def ports(entries: list[Any]) -> list[str]:
+        return sorted(entry if isinstance(entry, str) else
+                      f"{entry['host_ip']}:{entry['published']}:{entry['target']}/"
+                      f"{entry['protocol']}" for entry in entries)
+
+    def volumes(entries: list[Any]) -> list[str]:
+        return sorted(":".join(entry.split(":")[:2]) if isinstance(entry, str) else
+                      f"{entry['source']}:{entry['target']}" for entry in entries)
+
+    read = yaml.safe_load(_compose(env, "config", compose=compose))
+    return {name: {"image": service["image"], "command": service.get("command"),
+                   "environment": service.get("environment"),
+                   "depends_on": {other: condition["condition"] for other, condition
+                                  in service.get("depends_on", {}).items()},
+                   "build": {key: service["build"].get(key, default) for key, default
+                             in (("context", None), ("dockerfile", "Dockerfile"), ("args", {}))},
+                   "restart": service.get("restart"), "profiles": service.get("profiles", []),
+                   "ports": ports(service.get("ports", [])),
+                   "volumes": volumes(service.get("volumes", [])),
+                   "healthcheck": (service.get("healthcheck") or {}).get("test"),
+                   "stop_grace_period": service.get("stop_grace_period")}
+            for name, service in read["services"].items()}
+
+
+def test_compose_v1_and_v2_read_the_file_alike() -> None:
+    """Every service, the metrics profile's too, as the same settings (the walk above
+    installed v2 in var/compose-v2)."""
+    env = _env(PROJECT_V1)
+    v1 = _services(env, COMPOSE_V1)
+    v2 = _services({**env, "DOCKER_CONFIG": str(ROOT / "var" / "compose-v2")}, COMPOSE_V2)
+    assert set(v1) == {"postgres", "redis", "migrate", "scheduler", "worker", "api",
+                       "prometheus"}
+    assert v1 == v2
+
+
+def test_debian_bookworm_s_docker_compose_1_29_runs_the_stack(stack_v1: dict[str, str]) -> None:
+    """The README's stack with docker-compose 1.29: up (one worker), the scheduler and the API
+    on the database the migrate job brought to head, down."""
+    assert re.search(r"version 1\.29\.", _compose(stack_v1, "version", compose=COMPOSE_V1))
+    _compose(stack_v1, "up", "-d", compose=COMPOSE_V1)
+    _wait_for_workers(stack_v1, 1, COMPOSE_V1)
+    migrate = _containers(stack_v1, "migrate", COMPOSE_V1)
+    assert len(migrate) == 1 and _state(migrate[0], "ExitCode") == "0"
+    for service in ("postgres", "redis", "scheduler", "api"):
+        assert [_state(container, "Status") for container
+                in _containers(stack_v1, service, COMPOSE_V1)] == ["running"], service
+    _check_api(stack_v1)
+    _compose(stack_v1, "down", compose=COMPOSE_V1)
+    assert not _compose(stack_v1, "ps", "-a", "-q", compose=COMPOSE_V1).split()

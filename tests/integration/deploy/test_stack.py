@@ -80,9 +80,14 @@ def _compose(env: dict[str, str], *args: str, compose: list[str] = COMPOSE_V2) -
     return done.stdout
 
 
-def _containers(env: dict[str, str], service: str, compose: list[str] = COMPOSE_V2) -> list[str]:
-    """The service's containers, running or not."""
-    return _compose(env, "ps", "-a", "-q", service, compose=compose).split()
+def _containers(env: dict[str, str], service: str) -> list[str]:
+    """The service's containers, running or not, by the labels v1 and v2 both set (a query of
+    the daemon: docker-compose 1.29 takes a second or two to start, and the test polls)."""
+    return subprocess.run(
+        ["docker", "ps", "-a", "-q", "--filter",
+         f"label=com.docker.compose.project={env['COMPOSE_PROJECT_NAME']}",
+         "--filter", f"label=com.docker.compose.service={service}"],
+        capture_output=True, text=True, timeout=60, check=True).stdout.split()
 
 
 def _remove_project(project: str) -> None:
@@ -173,13 +178,12 @@ def _stored_types(database_url: str) -> dict[str, str]:
         return dict(session.execute(select(Page.url, Page.page_type)).all())
 
 
-def _wait_for_workers(env: dict[str, str], count: int,
-                      compose: list[str] = COMPOSE_V2) -> None:
+def _wait_for_workers(env: dict[str, str], count: int) -> None:
     """Until `count` workers have opened their spider: a worker that starts after the crawl
     ended would prove nothing about sharing it."""
     deadline = time.monotonic() + 120
     while True:
-        workers = _containers(env, "worker", compose)
+        workers = _containers(env, "worker")
         logs = [subprocess.run(["docker", "logs", worker], capture_output=True, text=True,
                                timeout=60, check=False) for worker in workers]
         opened = [log for log in logs if "Spider opened" in log.stdout + log.stderr]
@@ -317,6 +321,16 @@ def test_the_stack_crawls_the_demo_site_and_is_operated_as_the_readme_says(
     assert not _compose(stack, "ps", "-a", "-q").split()
 
 
+def _seconds(duration: str | None) -> float | None:
+    """A Compose duration ("60s", v2's "1m0s", "1h2m3.5s") in seconds."""
+    if duration is None:
+        return None
+    units = {"h": 3600, "m": 60, "s": 1, "ms": 0.001, "us": 1e-6}
+    parts = re.findall(r"([\d.]+)(h|ms|us|m|s)", duration)
+    assert "".join(number + unit for number, unit in parts) == duration, duration
+    return sum(float(number) * units[unit] for number, unit in parts)
+
+
 def _services(env: dict[str, str], compose: list[str]) -> dict[str, dict[str, Any]]:
     """compose.yaml's services as a Compose implementation reads them (`config`), in one form
     for v1 and v2: what each runs, with which settings, after what, publishing and mounting
@@ -330,6 +344,10 @@ def _services(env: dict[str, str], compose: list[str]) -> dict[str, dict[str, An
         return sorted(":".join(entry.split(":")[:2]) if isinstance(entry, str) else
                       f"{entry['source']}:{entry['target']}" for entry in entries)
 
+    def healthcheck(check: dict[str, Any] | None) -> dict[str, Any]:
+        return {key: value if key == "test" else _seconds(value)
+                for key, value in (check or {}).items()}
+
     read = yaml.safe_load(_compose(env, "config", compose=compose))
     return {name: {"image": service["image"], "command": service.get("command"),
                    "environment": service.get("environment"),
@@ -340,8 +358,8 @@ def _services(env: dict[str, str], compose: list[str]) -> dict[str, dict[str, An
                    "restart": service.get("restart"), "profiles": service.get("profiles", []),
                    "ports": ports(service.get("ports", [])),
                    "volumes": volumes(service.get("volumes", [])),
-                   "healthcheck": (service.get("healthcheck") or {}).get("test"),
-                   "stop_grace_period": service.get("stop_grace_period")}
+                   "healthcheck": healthcheck(service.get("healthcheck")),
+                   "stop_grace_period": _seconds(service.get("stop_grace_period"))}
             for name, service in read["services"].items()}
 
 
@@ -361,12 +379,12 @@ def test_debian_bookworm_s_docker_compose_1_29_runs_the_stack(stack_v1: dict[str
     on the database the migrate job brought to head, down."""
     assert re.search(r"version 1\.29\.", _compose(stack_v1, "version", compose=COMPOSE_V1))
     _compose(stack_v1, "up", "-d", compose=COMPOSE_V1)
-    _wait_for_workers(stack_v1, 1, COMPOSE_V1)
-    migrate = _containers(stack_v1, "migrate", COMPOSE_V1)
-    assert len(migrate) == 1 and _state(migrate[0], "ExitCode") == "0"
-    for service in ("postgres", "redis", "scheduler", "api"):
-        assert [_state(container, "Status") for container
-                in _containers(stack_v1, service, COMPOSE_V1)] == ["running"], service
     _check_api(stack_v1)
+    _wait_for_workers(stack_v1, 1)
+    migrate = _containers(stack_v1, "migrate")
+    assert len(migrate) == 1 and _state(migrate[0], "ExitCode") == "0"
+    for service in ("postgres", "redis", "scheduler", "api", "worker"):
+        assert [_state(container, "Status") for container
+                in _containers(stack_v1, service)] == ["running"], service
     _compose(stack_v1, "down", compose=COMPOSE_V1)
     assert not _compose(stack_v1, "ps", "-a", "-q", compose=COMPOSE_V1).split()

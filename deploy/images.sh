@@ -31,7 +31,9 @@ export DOCKER_BUILDKIT=0  # the classic builder: the same on Debian's docker.io 
 need_packages=()
 # The daemon too: a machine may have a Docker client alone (a static `docker` in /usr/local/bin).
 { command -v docker && command -v dockerd; } >/dev/null || need_packages+=(docker.io)
-command -v docker-compose >/dev/null || docker compose version >/dev/null 2>&1 \
+# A Compose of the system's (var/compose-v2, `make compose-v2`, is one checkout's, for shells that
+# export DOCKER_CONFIG): Debian's docker-compose when there is none.
+command -v docker-compose >/dev/null || env -u DOCKER_CONFIG docker compose version >/dev/null 2>&1 \
     || need_packages+=(docker-compose)
 [ "$BASE" != "$LOCAL_BASE" ] || command -v debootstrap >/dev/null \
     || [ -x /usr/sbin/debootstrap ] || need_packages+=(debootstrap)

@@ -377,6 +377,7 @@ def test_compose_v1_and_v2_read_the_file_alike() -> None:
 def test_debian_bookworm_s_docker_compose_1_29_runs_the_stack(stack_v1: dict[str, str]) -> None:
     """The README's stack with docker-compose 1.29: up (one worker), the scheduler and the API
     on the database the migrate job brought to head, down."""
+    assert shutil.which("docker-compose"), "no docker-compose: `make images` installs Debian's"
     assert re.search(r"version 1\.29\.", _compose(stack_v1, "version", compose=COMPOSE_V1))
     _compose(stack_v1, "up", "-d", compose=COMPOSE_V1)
     _check_api(stack_v1)

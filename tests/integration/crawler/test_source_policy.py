@@ -217,7 +217,9 @@ def test_a_sources_settings_reach_the_server(pg_url: str, tmp_path: Path) -> Non
                                        for hit in hits[1:])
     assert site.most_in_flight == 2
     gaps = [later.at - earlier.at for earlier, later in zip(hits, hits[1:], strict=False)]
-    assert min(gaps) >= 0.25 - 0.02, gaps
+    # arrival times as the server's threads record them: a loaded machine shifts one by
+    # tens of ms (0.224 s seen at a load average of 15); without the delay two arrive at once
+    assert min(gaps) >= 0.25 - 0.05, gaps
 
 
 def test_each_request_goes_out_under_its_own_source() -> None:

@@ -87,3 +87,24 @@ def select_in(session: Session, table: Table, columns: Sequence[str], key: str,
             f"SELECT {selected} FROM {table.name} WHERE {key} IN "
             f"({', '.join(marker for _ in chunk)})", chunk)]
     return found
+
+
+def add_counts(session: Session, table: Table, key: str, count: str,
+               counts: Mapping[int, int]) -> None:
+    """Add `counts` (key → amount) to `table`'s `count` column, inserting missing keys: one
+    upsert (`ON CONFLICT … DO UPDATE`, both PostgreSQL and SQLite) in key order, so two
+    writers adding to the same keys take their row locks in the same order."""
+    if not counts:
+        return
+    rows = sorted(counts.items())
+    upsert = (f"INSERT INTO {table.name} ({key}, {count}) {{}} ON CONFLICT ({key}) "
+              f"DO UPDATE SET {count} = {table.name}.{count} + excluded.{count}")
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
+        connection.execute(
+            text(upsert.format("SELECT * FROM unnest(CAST(:keys AS bigint[]), "
+                               "CAST(:counts AS integer[]))")),
+            {"keys": [row[0] for row in rows], "counts": [row[1] for row in rows]})
+        return
+    marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    connection.exec_driver_sql(upsert.format(f"VALUES ({marker}, {marker})"), rows)

@@ -1,5 +1,6 @@
 """Grouping reposts into stories: MinHash signatures over character shingles, candidates
-by locality-sensitive banding, copies by estimated containment.
+by locality-sensitive banding, copies by estimated containment, confirmed on the text the
+site does not repeat.
 
 A reprint keeps the wire copy's sentences while its headline, byline, 编辑 line, template
 and trimming change, so the body is compared as a set of character shingles (letters and
@@ -7,14 +8,20 @@ digits only, normalised as the search index reads text), and two bodies are copi
 most of the shorter one's shingles are in the longer (containment): a trimmed copy is
 still a copy. Shingles are sampled by hash (one in SHINGLE_SAMPLE, the same ones in every
 text), which keeps the estimate and bounds the cost of a long article.
+
+Pages of one site also share whole lines that are no story (a notice, a code skeleton, a
+comment policy), and a site's yearly notice repeats last year's: a candidate the
+signatures find is a copy only when the texts, without the lines their sites repeat on
+many pages (reading/story_text.py), still share most of the shorter one's shingles, enough
+of them, and were published within COPY_WINDOW of each other.
 """
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache
 
 import numpy as np
@@ -22,25 +29,29 @@ from datasketch import MinHash
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from models.bulk import insert_rows, select_in
+from models.bulk import add_counts, insert_rows, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
-from models.story import ArticleStory, StoryBand
+from models.story import ArticleStory, StoryBand, StoryLine
+from reading.story_text import NOT_LETTERS, StoryText, story_text
 
 SHINGLE_CHARACTERS = 5
 SHINGLE_SAMPLE = 4
 MIN_SHINGLES = 30  # fewer sampled shingles: too short to tell a copy from a coincidence
 PERMUTATIONS = 64
 BANDS = 32  # of PERMUTATIONS / BANDS rows: candidates from a Jaccard near 0.2 up
-COPY_CONTAINMENT = 0.7
+COPY_CONTAINMENT = 0.7  # of the shorter text's shingles: estimated, then on distinctive text
 COPY_JACCARD = 0.25
+# Confirming a candidate (docs/BENCHMARKS.md, stories: the real pairs):
+TEMPLATE_PAGES = 3  # a line on this many of a site's pages is its template
+MIN_DISTINCT_SHINGLES = 25  # sampled shingles of the shorter text without its template
+COPY_WINDOW = timedelta(days=30)  # copies further apart in publication are not one story
 GROUP_BATCH = 500  # articles grouped per pass
 # A crawl's pass looks for ungrouped articles among the newest this many (by id): 20 persist
 # batches, room for a concurrent writer's late commit (docs/BENCHMARKS.md, stories).
 GROUP_LOOKBACK = 1000
 _SEED = 20261127
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
-_NOT_LETTERS = re.compile(r"[\W_]+")
 _ROWS_AT_ONCE = 50_000  # shingles hashed by every permutation at once (64 × 4 bytes each)
 
 
@@ -67,7 +78,7 @@ def signatures(texts: Sequence[str]) -> list[Signature | None]:
     datasketch's `MinHash(scheme="affine32").update_batch` gives the text's sampled shingle
     hashes, computed for all the texts in a few array operations (one MinHash object and
     its list conversions an article cost more than the hashing itself)."""
-    letters = [_NOT_LETTERS.sub("", normalise(text)) for text in texts]
+    letters = [NOT_LETTERS.sub("", normalise(text)) for text in texts]
     owners, hashes = _shingle_hashes(letters)
     counts = np.bincount(owners, minlength=len(texts))
     found: list[Signature | None] = [None] * len(texts)
@@ -145,9 +156,10 @@ def band_keys(sigs: Sequence[Signature | None]) -> list[list[tuple[int, int]]]:
 
 @dataclass
 class _Candidate:
-    """A grouped article a new one may copy: its story and signature."""
+    """A grouped article a new one may copy: its story (None: grouped in this pass, not yet
+    known) and signature."""
 
-    story_id: int
+    story_id: int | None
     signature: Signature
 
 
@@ -171,57 +183,117 @@ def _stored_by_bucket(session: Session, buckets: Iterable[int]
     return found
 
 
-def closest_copy(sig: Signature, candidates: Sequence[_Candidate]) -> int | None:
-    """The story of the candidate `sig` copies most (ties: the later story), or None.
-    Copies share most of the shorter text (containment, estimated from the signatures'
-    Jaccard and the sets' sizes) and enough of both (Jaccard): the containment of a short
-    text in a long one is too noisy an estimate alone."""
+def likely_copies(sig: Signature, candidates: dict[int, _Candidate]) -> list[int]:
+    """The candidates (article id → candidate) `sig` may copy, the most contained first
+    (ties: the later article). Copies share most of the shorter text (containment,
+    estimated from the signatures' Jaccard and the sets' sizes) and enough of both
+    (Jaccard): the containment of a short text in a long one is too noisy an estimate
+    alone."""
     if not candidates:
-        return None
-    jaccard = np.mean(np.stack([c.signature.hashvalues for c in candidates])
+        return []
+    ids = list(candidates)
+    jaccard = np.mean(np.stack([candidates[i].signature.hashvalues for i in ids])
                       == sig.hashvalues, axis=1)
-    sizes = np.array([c.signature.shingles for c in candidates], dtype=np.float64)
+    sizes = np.array([candidates[i].signature.shingles for i in ids], dtype=np.float64)
     shared = jaccard * (sizes + sig.shingles) / (1 + jaccard)
     contained = np.minimum(1.0, shared / np.minimum(sizes, sig.shingles))
-    copies = (jaccard >= COPY_JACCARD) & (contained >= COPY_CONTAINMENT)
-    if not copies.any():
-        return None
-    return max((float(contained[i]), candidates[i].story_id) for i in np.flatnonzero(copies))[1]
+    copies = np.flatnonzero((jaccard >= COPY_JACCARD) & (contained >= COPY_CONTAINMENT))
+    return [ids[i] for i in sorted(copies.tolist(), key=lambda i: (contained[i], ids[i]),
+                                   reverse=True)]
+
+
+@dataclass(frozen=True)
+class _Body:
+    """What a candidate pair is confirmed on: the body's lines and its publication."""
+
+    text: StoryText
+    published_at: datetime | None
+
+
+def is_copy(first: _Body, second: _Body, template: set[int]) -> bool:
+    """Whether two candidates are one story: published within COPY_WINDOW (when both
+    dates are known) and, without their sites' template lines, the shorter still has
+    MIN_DISTINCT_SHINGLES sampled shingles, COPY_CONTAINMENT of them in the other."""
+    if (first.published_at and second.published_at
+            and abs(_naive(first.published_at) - _naive(second.published_at)) > COPY_WINDOW):
+        return False
+    owners, hashes = _shingle_hashes([first.text.without(template),
+                                      second.text.without(template)])
+    a, b = hashes[owners == 0], hashes[owners == 1]
+    smaller = min(len(a), len(b))
+    return (smaller >= MIN_DISTINCT_SHINGLES
+            and len(np.intersect1d(a, b, assume_unique=True)) >= COPY_CONTAINMENT * smaller)
+
+
+def _naive(moment: datetime) -> datetime:
+    """A stored time in UTC without its zone (SQLite returns UTC times without one)."""
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def _bodies(session: Session, article_ids: Iterable[int]) -> dict[int, _Body]:
+    rows = session.execute(
+        select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
+        .where(Article.id.in_(sorted(set(article_ids))))).all()
+    return {article_id: _Body(story_text(body or "", url), published_at)
+            for article_id, body, published_at, url in rows}
+
+
+def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
+    """The keys among these bodies' lines that are on TEMPLATE_PAGES of their site's pages."""
+    keys = sorted({key for body in bodies for key in body.text.keys})
+    return {key for key, pages in select_in(session, StoryLine.__table__, ("key", "pages"),
+                                            "key", keys) if pages >= TEMPLATE_PAGES}
 
 
 def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None = None) -> int:
     """Group the articles stored since the last pass, oldest publication first (so a story's
     first member is its earliest copy where the crawl saw it); returns how many. An article
-    joins the story of the closest copy among those stored and those grouped before it in
-    this pass, else starts its own. With `lookback`, only the newest `lookback` articles
-    are looked at: an index range, where finding the ungrouped among all articles is a scan
-    of the store (0.9 s a pass at 1,000,000 articles); older ones are the backfill's
-    (`python -m crawler reindex`)."""
-    query = select(Article.id, Article.body_text).outerjoin(ArticleStory).where(
-        ArticleStory.article_id.is_(None))
+    joins the story of the closest confirmed copy among those stored and those grouped
+    before it in this pass, else starts its own. The pass's lines are counted first, so a
+    template is known from the pass that brings it. With `lookback`, only the newest
+    `lookback` articles are looked at: an index range, where finding the ungrouped among
+    all articles is a scan of the store (0.9 s a pass at 1,000,000 articles); older ones
+    are the backfill's (`python -m crawler reindex`)."""
+    query = select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page
+        ).outerjoin(ArticleStory).where(ArticleStory.article_id.is_(None))
     if lookback is not None:  # a number, not a subquery: the planner then uses the range
         newest = session.scalar(select(func.max(Article.id))) or 0
         query = query.where(Article.id > newest - lookback)
     pending = session.execute(
         query.order_by(Article.published_at.is_(None), Article.published_at, Article.id)
         .limit(limit)).all()
-    sigs = signatures([body or "" for _, body in pending])
-    signed = list(zip((article_id for article_id, _ in pending), sigs, band_keys(sigs),
-                      strict=True))
+    bodies = {article_id: _Body(story_text(body or "", url), published_at)
+              for article_id, body, published_at, url in pending}
+    add_counts(session, StoryLine.__table__, "key", "pages",
+               Counter(key for body in bodies.values() for key in body.text.keys))
+    sigs = signatures([body or "" for _, body, _, _ in pending])
+    signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     known = _stored_by_bucket(session, (bucket for _, _, keys in signed
                                         for _, bucket in keys))
+    likely: dict[int, list[int]] = {}
+    for article_id, sig, keys in signed:
+        if sig is not None:
+            likely[article_id] = likely_copies(sig, {
+                other: candidate for _, bucket in keys
+                for other, candidate in known.get(bucket, {}).items()})
+            for _, bucket in keys:  # later articles of this pass see this one
+                known.setdefault(bucket, {})[article_id] = _Candidate(None, sig)
+    bodies |= _bodies(session, {other for others in likely.values() for other in others
+                                if other not in bodies})
+    template = _template(session, (bodies[i] for i in {article for article, others in
+                                                       likely.items() if others}
+                                   | {other for others in likely.values() for other in others}))
+    stored_story = {other: candidate.story_id for by_article in known.values()
+                    for other, candidate in by_article.items() if candidate.story_id is not None}
+    story_of: dict[int, int] = {}
     stories: list[tuple[int, int, bytes | None, int]] = []
     bands: list[tuple[int, int, int]] = []
     for article_id, sig, keys in signed:
-        story = article_id
-        if sig is not None:
-            candidates = {other: candidate for _, bucket in keys
-                          for other, candidate in known.get(bucket, {}).items()}
-            story = closest_copy(sig, list(candidates.values())) or article_id
-            for _, bucket in keys:  # later articles of this pass see this one
-                known.setdefault(bucket, {})[article_id] = _Candidate(story, sig)
-            bands += [(article_id, band, bucket) for band, bucket in keys]
-        stories.append((article_id, story, sig.to_bytes() if sig else None,
+        story_of[article_id] = next(
+            (story_of.get(other) or stored_story[other] for other in likely.get(article_id, ())
+             if is_copy(bodies[article_id], bodies[other], template)), article_id)
+        bands += [(article_id, band, bucket) for band, bucket in keys]
+        stories.append((article_id, story_of[article_id], sig.to_bytes() if sig else None,
                         sig.shingles if sig else 0))
     insert_rows(session, ArticleStory.__table__,
                 ("article_id", "story_id", "signature", "shingles"), stories)

@@ -5,7 +5,7 @@ Each grouped article keeps its MinHash signature and its locality-sensitive band
 new article's candidates are the articles sharing a band key with it (one indexed lookup),
 so grouping costs the same at any store size. Rows go with their article (a rewritten
 article is grouped again). A candidate is confirmed on the text its site does not repeat:
-each line of a grouped body, keyed with its site, counts the pages it is on.
+each sentence of a grouped body, keyed with its site, counts the pages it is on.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class StoryBand(Base):
 
 
 class StoryLine(Base):
-    """How many grouped pages of one site hold a line (the key names both): a line on many
+    """How many grouped pages of one site hold a sentence (the key names both): one on many
     is the site's template, not the article's text. Counts only grow (a regrouped article
     counts again)."""
 

@@ -9,9 +9,9 @@ most of the shorter one's shingles are in the longer (containment): a trimmed co
 still a copy. Shingles are sampled by hash (one in SHINGLE_SAMPLE, the same ones in every
 text), which keeps the estimate and bounds the cost of a long article.
 
-Pages of one site also share whole lines that are no story (a notice, a code skeleton, a
+Pages of one site also share whole sentences that are no story (a notice, a code skeleton, a
 comment policy), and a site's yearly notice repeats last year's: a candidate the
-signatures find is a copy only when the texts, without the lines their sites repeat on
+signatures find is a copy only when the texts, without the sentences their sites repeat on
 many pages (reading/story_text.py), still share most of the shorter one's shingles, enough
 of them, and were published within COPY_WINDOW of each other.
 """
@@ -43,8 +43,8 @@ BANDS = 32  # of PERMUTATIONS / BANDS rows: candidates from a Jaccard near 0.2 u
 COPY_CONTAINMENT = 0.7  # of the shorter text's shingles: estimated, then on distinctive text
 COPY_JACCARD = 0.25
 # Confirming a candidate (docs/BENCHMARKS.md, stories: the real pairs):
-TEMPLATE_PAGES = 3  # a line on this many of a site's pages is its template
-MIN_DISTINCT_SHINGLES = 25  # sampled shingles of the shorter text without its template
+TEMPLATE_PAGES = 3  # a sentence on this many of a site's pages is its template
+MIN_DISTINCT_SHINGLES = 100  # shingles of the shorter text without its template
 COPY_WINDOW = timedelta(days=30)  # copies further apart in publication are not one story
 GROUP_BATCH = 500  # articles grouped per pass
 # A crawl's pass looks for ungrouped articles among the newest this many (by id): 20 persist
@@ -104,11 +104,12 @@ def _minima(hashes: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.minimum.reduceat(mixed[:, None] * a + b, starts, axis=0)
 
 
-def _shingle_hashes(letters: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct sampled 32-bit hashes of each text's shingles, as (text index, hash)
-    arrays sorted by text: a polynomial hash of each SHINGLE_CHARACTERS code points, mixed
-    (MurmurHash3's finaliser), kept when small. The texts are hashed as one array; a
-    shingle that would run into the next text is dropped."""
+def _shingle_hashes(letters: Sequence[str], sampled: bool = True
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct 32-bit hashes of each text's shingles (`sampled`: those that are small
+    only), as (text index, hash) arrays sorted by text: a polynomial hash of each
+    SHINGLE_CHARACTERS code points, mixed (MurmurHash3's finaliser). The texts are hashed as
+    one array; a shingle that would run into the next text is dropped."""
     lengths = np.array([len(text) for text in letters], dtype=np.int64)
     codes = np.frombuffer("".join(letters).encode("utf-32-le"), dtype=np.uint32
                           ).astype(np.uint64)
@@ -124,7 +125,9 @@ def _shingle_hashes(letters: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     top = hashes >> np.uint64(32)
     owners = np.repeat(np.arange(len(letters)), lengths)[:count]
     ends = np.cumsum(lengths)[owners]
-    kept = (top <= _SAMPLED) & (np.arange(count) + SHINGLE_CHARACTERS <= ends)
+    kept = np.arange(count) + SHINGLE_CHARACTERS <= ends
+    if sampled:
+        kept &= top <= _SAMPLED
     keys = np.sort((owners[kept].astype(np.uint64) << np.uint64(32)) | top[kept])
     distinct = np.ones(len(keys), dtype=bool)  # np.unique's hash table (NumPy 2.3+) takes
     distinct[1:] = keys[1:] != keys[:-1]  # 15 times as long as this sort for these keys
@@ -204,7 +207,7 @@ def likely_copies(sig: Signature, candidates: dict[int, _Candidate]) -> list[int
 
 @dataclass(frozen=True)
 class _Body:
-    """What a candidate pair is confirmed on: the body's lines and its publication."""
+    """What a candidate pair is confirmed on: the body's sentences and its publication."""
 
     text: StoryText
     published_at: datetime | None
@@ -212,13 +215,14 @@ class _Body:
 
 def is_copy(first: _Body, second: _Body, template: set[int]) -> bool:
     """Whether two candidates are one story: published within COPY_WINDOW (when both
-    dates are known) and, without their sites' template lines, the shorter still has
-    MIN_DISTINCT_SHINGLES sampled shingles, COPY_CONTAINMENT of them in the other."""
+    dates are known) and, without their sites' template sentences, the shorter still has
+    MIN_DISTINCT_SHINGLES shingles, COPY_CONTAINMENT of them in the other (all of the
+    shingles: a pair's few thousand, where a sample of a short text is noisy)."""
     if (first.published_at and second.published_at
             and abs(_naive(first.published_at) - _naive(second.published_at)) > COPY_WINDOW):
         return False
     owners, hashes = _shingle_hashes([first.text.without(template),
-                                      second.text.without(template)])
+                                      second.text.without(template)], sampled=False)
     a, b = hashes[owners == 0], hashes[owners == 1]
     smaller = min(len(a), len(b))
     return (smaller >= MIN_DISTINCT_SHINGLES
@@ -239,7 +243,7 @@ def _bodies(session: Session, article_ids: Iterable[int]) -> dict[int, _Body]:
 
 
 def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
-    """The keys among these bodies' lines that are on TEMPLATE_PAGES of their site's pages."""
+    """The keys among these bodies' sentences that are on TEMPLATE_PAGES of their site's pages."""
     keys = sorted({key for body in bodies for key in body.text.keys})
     return {key for key, pages in select_in(session, StoryLine.__table__, ("key", "pages"),
                                             "key", keys) if pages >= TEMPLATE_PAGES}
@@ -249,7 +253,7 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     """Group the articles stored since the last pass, oldest publication first (so a story's
     first member is its earliest copy where the crawl saw it); returns how many. An article
     joins the story of the closest confirmed copy among those stored and those grouped
-    before it in this pass, else starts its own. The pass's lines are counted first, so a
+    before it in this pass, else starts its own. The pass's sentences are counted first, so a
     template is known from the pass that brings it. With `lookback`, only the newest
     `lookback` articles are looked at: an index range, where finding the ungrouped among
     all articles is a scan of the store (0.9 s a pass at 1,000,000 articles); older ones

@@ -1,11 +1,13 @@
-"""The text a story copy is confirmed on: a body's lines as the index reads them, each keyed
-with its site.
+"""The text a story copy is confirmed on: a body's sentences as the index reads them, each
+keyed with its site.
 
-A site repeats whole lines on many of its pages (a forum's moved-topic notice, a blog's
-code skeleton, a comment policy, a licence), and two of its pages sharing them are not one
-story; keyed with the site, a line's pages can be counted and its template lines set aside.
-A list's numbers change when an item is added or removed, so a numbered line is read
-without its number ("3. Fixed X" and "4. Fixed X" are one line).
+A site repeats whole sentences on many of its pages (a forum's moved-topic notice, a blog's
+code skeleton, a comment policy, a licence, a weekly report's "we closed 24 issues"), and
+two of its pages sharing them are not one story; keyed with the site, a sentence's pages
+can be counted and the site's template set aside. Numbers change where the words stay (a
+list renumbered when an item is added, a report's figures, a link's id), so a sentence's
+key leaves its digits out, and a numbered list item is read without its number ("3. Fixed
+X" and "4. Fixed X" are one sentence).
 """
 
 from __future__ import annotations
@@ -20,20 +22,23 @@ from models.search.terms import normalise
 
 # A list item's number or bullet at the start of a line: "3.", "(3)", "3)", "3、", "-", "•".
 _LIST_MARK = re.compile(r"^\s*(?:[(\[]?\d{1,3}[.)\]、:](?!\d)|[-*•·])\s*")
+# A sentence ends at a line's end, at 。！？ and at .!? before a space.
+_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+")
+_DIGITS = re.compile(r"\d+")
 NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and digits
 
 
 @dataclass(frozen=True)
 class StoryText:
-    """A body's distinct lines (letters and digits only, list marks dropped, in reading
-    order) and each line's key: its site and its letters."""
+    """A body's distinct sentences (letters and digits only, list marks dropped, in
+    reading order) and each one's key: its site and its letters without digits."""
 
-    lines: tuple[str, ...]
+    sentences: tuple[str, ...]
     keys: tuple[int, ...]
 
     def without(self, template: Set[int]) -> str:
-        """The letters of the lines that are not the site's template."""
-        return "".join(line for line, key in zip(self.lines, self.keys, strict=True)
+        """The letters of the sentences that are not the site's template."""
+        return "".join(sentence for sentence, key in zip(self.sentences, self.keys, strict=True)
                        if key not in template)
 
 
@@ -43,17 +48,18 @@ def site_of(url: str) -> str:
 
 
 def story_text(body: str, url: str) -> StoryText:
-    """The body's lines keyed with the site of `url` (see the module's docstring)."""
+    """The body's sentences keyed with the site of `url` (see the module's docstring)."""
     site = site_of(url)
     found: dict[str, int] = {}
     for line in normalise(body).splitlines():
-        letters = NOT_LETTERS.sub("", _LIST_MARK.sub("", line))
-        if letters and letters not in found:
-            found[letters] = _key(site, letters)
+        for sentence in _SENTENCE_END.split(_LIST_MARK.sub("", line)):
+            letters = NOT_LETTERS.sub("", sentence)
+            if letters and letters not in found:
+                found[letters] = _key(site, _DIGITS.sub("", letters))
     return StoryText(tuple(found), tuple(found.values()))
 
 
 def _key(site: str, letters: str) -> int:
-    """A signed 64-bit key of a site's line (a BIGINT column's range)."""
+    """A signed 64-bit key of a site's sentence (a BIGINT column's range)."""
     digest = blake2b(f"{site}\n{letters}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little", signed=True)

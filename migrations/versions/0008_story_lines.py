@@ -1,4 +1,4 @@
-"""story lines: pages per site line, the template a story copy is not confirmed on
+"""story lines: pages per site sentence, the template a story copy is not confirmed on
 
 Revision ID: 0008
 Revises: 0007

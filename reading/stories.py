@@ -269,7 +269,7 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     bodies = {article_id: _Body(story_text(body or "", url), published_at)
               for article_id, body, published_at, url in pending}
     add_counts(session, StoryLine.__table__, "key", "pages",
-               Counter(key for body in bodies.values() for key in body.text.keys))
+               Counter(key for body in bodies.values() for key in set(body.text.keys)))
     sigs = signatures([body or "" for _, body, _, _ in pending])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     known = _stored_by_bucket(session, (bucket for _, _, keys in signed

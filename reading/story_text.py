@@ -6,8 +6,7 @@ code skeleton, a comment policy, a licence, a weekly report's "we closed 24 issu
 two of its pages sharing them are not one story; keyed with the site, a sentence's pages
 can be counted and the site's template set aside. Numbers change where the words stay (a
 list renumbered when an item is added, a report's figures, a link's id), so a sentence's
-key leaves its digits out, and a numbered list item is read without its number ("3. Fixed
-X" and "4. Fixed X" are one sentence).
+key leaves its digits out ("3、Fixed X" and "4、Fixed X" are one sentence).
 """
 
 from __future__ import annotations
@@ -20,8 +19,6 @@ from urllib.parse import urlsplit
 
 from models.search.terms import normalise
 
-# A list item's number or bullet at the start of a line: "3.", "(3)", "3)", "3、", "-", "•".
-_LIST_MARK = re.compile(r"^\s*(?:[(\[]?\d{1,3}[.)\]、:](?!\d)|[-*•·])\s*")
 # A sentence ends at a line's end, at 。！？ and at .!? before a space.
 _SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+")
 _DIGITS = re.compile(r"\d+")
@@ -30,8 +27,8 @@ NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and di
 
 @dataclass(frozen=True)
 class StoryText:
-    """A body's distinct sentences (letters and digits only, list marks dropped, in
-    reading order) and each one's key: its site and its letters without digits."""
+    """A body's distinct sentences (letters and digits only, in reading order) and each
+    one's key: its site and its letters without digits."""
 
     sentences: tuple[str, ...]
     keys: tuple[int, ...]
@@ -52,7 +49,7 @@ def story_text(body: str, url: str) -> StoryText:
     site = site_of(url)
     found: dict[str, int] = {}
     for line in normalise(body).splitlines():
-        for sentence in _SENTENCE_END.split(_LIST_MARK.sub("", line)):
+        for sentence in _SENTENCE_END.split(line):
             letters = NOT_LETTERS.sub("", sentence)
             if letters and letters not in found:
                 found[letters] = _key(site, _DIGITS.sub("", letters))

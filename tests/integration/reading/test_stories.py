@@ -54,7 +54,10 @@ LICENCE = ["本文为博主原创文章，遵循知识共享署名—非商业�
 CHANGES = ["修复了在高分辨率屏幕上工具栏图标模糊不清的问题", "改进了大文件打开时的内存占用",
            "新增了按修改时间排序文件列表的选项", "修正了中文路径下无法保存配置文件的错误",
            "更新了简体中文和繁体中文界面翻译", "命令行模式支持一次处理多个输入目录",
-           "修复了退出程序时偶尔崩溃的问题", "日志文件改为按日期自动分割保存"]
+           "修复了退出程序时偶尔崩溃的问题", "日志文件改为按日期自动分割保存",
+           "安装程序可以选择不创建桌面快捷方式", "打印预览窗口支持缩放和翻页",
+           "设置对话框增加了恢复默认值的按钮", "修复了拖放文件到窗口时没有反应的问题",
+           "自动更新检查改为每周进行一次", "帮助文档补充了常见问题的解答"]
 
 
 def _page(url: str, title: str, paragraphs: list[str], hours: int,
@@ -160,8 +163,8 @@ def test_a_wire_copy_on_a_portal_with_its_own_template_is_one_story_with_the_wir
 
 def test_a_renumbered_changelog_is_no_copy_signal(session: Session) -> None:
     releases = [_page(f"http://tool.example.org/releases/{version}.html", f"版本 1.{version}",
-                      [f"版本 1.{version} 发布。"] + [f"{number}. {change}" for number, change in
-                                                     enumerate(CHANGES[-3 - version:], 1)],
+                      [f"版本 1.{version} 发布。"] + [f"{number}、{change}" for number, change in
+                                                     enumerate(CHANGES[2 - version:], 1)],
                       24 * version) for version in range(3)]
     assert len(set(_stories(session, releases))) == 3
 
@@ -178,7 +181,9 @@ def test_notices_whose_own_text_is_one_short_line_are_no_story(session: Session)
     notice = ["本帖已被管理员移动到软件交流版块，因为它讨论的是软件的使用问题，"
               "而不是本地化翻译工作。",
               "我们建议大家把软件使用相关的问题发在对应的版块，这样能有更多的网友看到并参与讨论。",
-              "请点击下面的链接查看原帖并继续讨论，给您带来的不便敬请谅解，谢谢合作。"]
+              "请点击下面的链接查看原帖并继续讨论，给您带来的不便敬请谅解，谢谢合作。",
+              "发帖之前请先使用论坛的搜索功能，看看是否已经有人问过同样的问题，"
+              "并在标题中写明软件版本和操作系统，方便其他网友帮助您分析问题。"]
     lines = ["原帖：安装失败求助", "原帖：安装失败求助", "原帖：界面乱码"]  # the first two alike
     pages = [_page(f"http://forum.example.org/{number}.html", "已移动", notice + [line], number)
              for number, line in enumerate(lines)]

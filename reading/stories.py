@@ -78,10 +78,14 @@ def signatures(texts: Sequence[str]) -> list[Signature | None]:
     datasketch's `MinHash(scheme="affine32").update_batch` gives the text's sampled shingle
     hashes, computed for all the texts in a few array operations (one MinHash object and
     its list conversions an article cost more than the hashing itself)."""
-    letters = [NOT_LETTERS.sub("", normalise(text)) for text in texts]
+    return _signatures([NOT_LETTERS.sub("", normalise(text)) for text in texts])
+
+
+def _signatures(letters: Sequence[str]) -> list[Signature | None]:
+    """`signatures` of texts already normalised and reduced to their letters."""
     owners, hashes = _shingle_hashes(letters)
-    counts = np.bincount(owners, minlength=len(texts))
-    found: list[Signature | None] = [None] * len(texts)
+    counts = np.bincount(owners, minlength=len(letters))
+    found: list[Signature | None] = [None] * len(letters)
     signed = np.flatnonzero(counts >= MIN_SHINGLES)
     for group in np.array_split(signed, max(1, int(counts[signed].sum()) // _ROWS_AT_ONCE)):
         if not len(group):
@@ -238,15 +242,15 @@ def _bodies(session: Session, article_ids: Iterable[int]) -> dict[int, _Body]:
     rows = session.execute(
         select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
         .where(Article.id.in_(sorted(set(article_ids))))).all()
-    return {article_id: _Body(story_text(body or "", url), published_at)
+    return {article_id: _Body(story_text(normalise(body or ""), url), published_at)
             for article_id, body, published_at, url in rows}
 
 
 def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
     """The keys among these bodies' sentences that are on TEMPLATE_PAGES of their site's pages."""
     keys = sorted({key for body in bodies for key in body.text.keys})
-    return {key for key, pages in select_in(session, StoryLine.__table__, ("key", "pages"),
-                                            "key", keys) if pages >= TEMPLATE_PAGES}
+    return {key for key, in select_in(session, StoryLine.__table__, ("key",), "key", keys,
+                                      f"pages >= {int(TEMPLATE_PAGES)}")}
 
 
 def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None = None) -> int:
@@ -266,11 +270,13 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     pending = session.execute(
         query.order_by(Article.published_at.is_(None), Article.published_at, Article.id)
         .limit(limit)).all()
-    bodies = {article_id: _Body(story_text(body or "", url), published_at)
-              for article_id, body, published_at, url in pending}
+    normalised = [normalise(body or "") for _, body, _, _ in pending]
+    bodies = {article_id: _Body(story_text(text, url), published_at)
+              for (article_id, _, published_at, url), text in zip(pending, normalised,
+                                                                  strict=True)}
     add_counts(session, StoryLine.__table__, "key", "pages",
                Counter(key for body in bodies.values() for key in set(body.text.keys)))
-    sigs = signatures([body or "" for _, body, _, _ in pending])
+    sigs = _signatures([NOT_LETTERS.sub("", text) for text in normalised])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     known = _stored_by_bucket(session, (bucket for _, _, keys in signed
                                         for _, bucket in keys))

@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from hashlib import blake2b
 from urllib.parse import urlsplit
 
-from models.search.terms import normalise
-
 # A sentence ends at a line's end, at 。！？ and at .!? before a space.
 _SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+")
+_NOT_LETTERS_OR_ENDS = re.compile(r"[^\w\n]+|_+")
 _DIGITS = re.compile(r"\d+")
 NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and digits
 
@@ -44,15 +43,17 @@ def site_of(url: str) -> str:
     return (urlsplit(url).hostname or "").removeprefix("www.")
 
 
-def story_text(body: str, url: str) -> StoryText:
-    """The body's sentences keyed with the site of `url` (see the module's docstring)."""
+def story_text(normalised: str, url: str) -> StoryText:
+    """The sentences of a body (as `normalise` gives it) keyed with the site of `url` (see
+    the module's docstring). A few substitutions over the whole text, not some a sentence:
+    a body has dozens."""
     site = site_of(url)
+    letters = _NOT_LETTERS_OR_ENDS.sub("", _SENTENCE_END.sub("\n", normalised))
     found: dict[str, int] = {}
-    for line in normalise(body).splitlines():
-        for sentence in _SENTENCE_END.split(line):
-            letters = NOT_LETTERS.sub("", sentence)
-            if letters and letters not in found:
-                found[letters] = _key(site, _DIGITS.sub("", letters))
+    for sentence, keyed in zip(letters.split("\n"), _DIGITS.sub("", letters).split("\n"),
+                               strict=True):
+        if sentence and sentence not in found:
+            found[sentence] = _key(site, keyed)
     return StoryText(tuple(found), tuple(found.values()))
 
 

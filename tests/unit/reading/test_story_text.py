@@ -3,14 +3,16 @@ out of the key (a renumbered list item, a report's figures), letters kept in the
 
 from __future__ import annotations
 
+from models.search.terms import normalise
 from reading.story_text import site_of, story_text
 
 
 def test_a_sentence_s_key_names_its_site_and_leaves_its_digits_out() -> None:
-    first = story_text("版本 2.1 发布。\n1、修复了崩溃的问题\nWe closed 24 issues. Thanks!",
-                       "https://www.tool.example.org/r/21")
-    second = story_text("3、修复了崩溃的问题\nWe closed 7 issues.", "http://tool.example.org/r/22")
-    other_site = story_text("1、修复了崩溃的问题", "http://mirror.example.net/r/21")
+    first = story_text(normalise("版本 2.1 发布。\n1、修复了崩溃的问题\nWe closed 24 issues. "
+                                 "Thanks!"), "https://www.tool.example.org/r/21")
+    second = story_text(normalise("3、修复了崩溃的问题\nWe closed 7 issues."),
+                        "http://tool.example.org/r/22")
+    other_site = story_text(normalise("1、修复了崩溃的问题"), "http://mirror.example.net/r/21")
     assert first.sentences == ("版本21发布", "1修复了崩溃的问题", "weclosed24issues", "thanks")
     assert set(second.keys) < set(first.keys)
     assert not set(other_site.keys) & set(first.keys)

@@ -18,6 +18,7 @@ of them, and were published within COPY_WINDOW of each other.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from models.bulk import add_counts, insert_rows, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
-from reading.story_text import NOT_LETTERS, StoryText, story_text
+from reading.story_text import StoryText, sentence_letters, story_text
 
 SHINGLE_CHARACTERS = 5
 SHINGLE_SAMPLE = 4
@@ -52,6 +53,7 @@ GROUP_BATCH = 500  # articles grouped per pass
 GROUP_LOOKBACK = 1000
 _SEED = 20261127
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
+NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and digits
 _ROWS_AT_ONCE = 50_000  # shingles hashed by every permutation at once (64 × 4 bytes each)
 
 
@@ -242,7 +244,8 @@ def _bodies(session: Session, article_ids: Iterable[int]) -> dict[int, _Body]:
     rows = session.execute(
         select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
         .where(Article.id.in_(sorted(set(article_ids))))).all()
-    return {article_id: _Body(story_text(normalise(body or ""), url), published_at)
+    return {article_id: _Body(story_text(sentence_letters(normalise(body or "")), url),
+                              published_at)
             for article_id, body, published_at, url in rows}
 
 
@@ -270,13 +273,12 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     pending = session.execute(
         query.order_by(Article.published_at.is_(None), Article.published_at, Article.id)
         .limit(limit)).all()
-    normalised = [normalise(body or "") for _, body, _, _ in pending]
+    letters = [sentence_letters(normalise(body or "")) for _, body, _, _ in pending]
     bodies = {article_id: _Body(story_text(text, url), published_at)
-              for (article_id, _, published_at, url), text in zip(pending, normalised,
-                                                                  strict=True)}
+              for (article_id, _, published_at, url), text in zip(pending, letters, strict=True)}
     add_counts(session, StoryLine.__table__, "key", "pages",
                Counter(key for body in bodies.values() for key in set(body.text.keys)))
-    sigs = _signatures([NOT_LETTERS.sub("", text) for text in normalised])
+    sigs = _signatures([text.replace("\n", "") for text in letters])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     known = _stored_by_bucket(session, (bucket for _, _, keys in signed
                                         for _, bucket in keys))

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from hashlib import blake2b
 from urllib.parse import urlsplit
 
-# A sentence ends at a line's end, at 。！？ and at .!? before a space.
-_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<=[.!?])\s+")
+# A sentence ends at a line's end, at 。, ! and ? (NFKC reads ！？ so), and at a full stop
+# before a space; the marks are no letters, so they can become the line ends.
+_SENTENCE_END = re.compile(r"[!?]|\.\s")
 _NOT_LETTERS_OR_ENDS = re.compile(r"[^\w\n]+|_+")
 _DIGITS = re.compile(r"\d+")
-NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and digits
 
 
 @dataclass(frozen=True)
@@ -43,12 +43,17 @@ def site_of(url: str) -> str:
     return (urlsplit(url).hostname or "").removeprefix("www.")
 
 
-def story_text(normalised: str, url: str) -> StoryText:
-    """The sentences of a body (as `normalise` gives it) keyed with the site of `url` (see
-    the module's docstring). A few substitutions over the whole text, not some a sentence:
-    a body has dozens."""
+def sentence_letters(normalised: str) -> str:
+    """The letters and digits of a body (as `normalise` gives it), a line break at each
+    sentence's end: its shingles' text (without the breaks) and its sentences'. Three
+    substitutions over the whole text, not some a sentence: a body has dozens."""
+    return _NOT_LETTERS_OR_ENDS.sub("", _SENTENCE_END.sub("\n", normalised.replace("。", "\n")))
+
+
+def story_text(letters: str, url: str) -> StoryText:
+    """The sentences of a body's `sentence_letters` keyed with the site of `url` (see the
+    module's docstring)."""
     site = site_of(url)
-    letters = _NOT_LETTERS_OR_ENDS.sub("", _SENTENCE_END.sub("\n", normalised))
     found: dict[str, int] = {}
     for sentence, keyed in zip(letters.split("\n"), _DIGITS.sub("", letters).split("\n"),
                                strict=True):

@@ -213,13 +213,22 @@ def likely_copies(sig: Signature, candidates: dict[int, _Candidate]) -> list[int
 
 @dataclass(frozen=True)
 class _Body:
-    """What a candidate pair is confirmed on: the body's sentences and its publication."""
+    """A body's sentences and its publication."""
 
     text: StoryText
     published_at: datetime | None
 
 
-def is_copy(first: _Body, second: _Body, template: set[int]) -> bool:
+@dataclass(frozen=True)
+class _Distinct:
+    """What a candidate pair is confirmed on: a body's shingles without its site's template
+    (all of them, sorted) and its publication."""
+
+    shingles: np.ndarray
+    published_at: datetime | None
+
+
+def is_copy(first: _Distinct, second: _Distinct) -> bool:
     """Whether two candidates are one story: published within COPY_WINDOW (when both
     dates are known) and, without their sites' template sentences, the shorter still has
     MIN_DISTINCT_SHINGLES shingles, COPY_CONTAINMENT of them in the other (all of the
@@ -227,12 +236,20 @@ def is_copy(first: _Body, second: _Body, template: set[int]) -> bool:
     if (first.published_at and second.published_at
             and abs(_naive(first.published_at) - _naive(second.published_at)) > COPY_WINDOW):
         return False
-    owners, hashes = _shingle_hashes([first.text.without(template),
-                                      second.text.without(template)], sampled=False)
-    a, b = hashes[owners == 0], hashes[owners == 1]
-    smaller = min(len(a), len(b))
+    smaller = min(len(first.shingles), len(second.shingles))
     return (smaller >= MIN_DISTINCT_SHINGLES
-            and len(np.intersect1d(a, b, assume_unique=True)) >= COPY_CONTAINMENT * smaller)
+            and len(np.intersect1d(first.shingles, second.shingles, assume_unique=True))
+            >= COPY_CONTAINMENT * smaller)
+
+
+def _distinct(bodies: dict[int, _Body], template: set[int]) -> dict[int, _Distinct]:
+    """Each body (article id → body) as it is confirmed on, its shingles hashed at once."""
+    ids = list(bodies)
+    owners, hashes = _shingle_hashes([bodies[i].text.without(template) for i in ids],
+                                     sampled=False)
+    starts = np.searchsorted(owners, np.arange(len(ids) + 1))
+    return {article_id: _Distinct(hashes[starts[n]:starts[n + 1]], bodies[article_id]
+                                  .published_at) for n, article_id in enumerate(ids)}
 
 
 def _naive(moment: datetime) -> datetime:
@@ -292,9 +309,10 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
                 known.setdefault(bucket, {})[article_id] = _Candidate(None, sig)
     bodies |= _bodies(session, {other for others in likely.values() for other in others
                                 if other not in bodies})
-    template = _template(session, (bodies[i] for i in {article for article, others in
-                                                       likely.items() if others}
-                                   | {other for others in likely.values() for other in others}))
+    involved = {article_id: bodies[article_id] for article_id in
+                {article for article, others in likely.items() if others}
+                | {other for others in likely.values() for other in others}}
+    distinct = _distinct(involved, _template(session, involved.values()))
     stored_story = {other: candidate.story_id for by_article in known.values()
                     for other, candidate in by_article.items() if candidate.story_id is not None}
     story_of: dict[int, int] = {}
@@ -303,7 +321,7 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     for article_id, sig, keys in signed:
         story_of[article_id] = next(
             (story_of.get(other) or stored_story[other] for other in likely.get(article_id, ())
-             if is_copy(bodies[article_id], bodies[other], template)), article_id)
+             if is_copy(distinct[article_id], distinct[other])), article_id)
         bands += [(article_id, band, bucket) for band, bucket in keys]
         stories.append((article_id, story_of[article_id], sig.to_bytes() if sig else None,
                         sig.shingles if sig else 0))

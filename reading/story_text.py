@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 # A sentence ends at a line's end, at 。, ! and ? (NFKC reads ！？ so), and at a full stop
 # before a space; the marks are no letters, so they can become the line ends.
 _SENTENCE_END = re.compile(r"[!?]|\.\s")
-_NOT_LETTERS_OR_ENDS = re.compile(r"[^\w\n]+|_+")
+_NOT_LETTERS_OR_ENDS = re.compile(r"[^\w\n]+")  # and "_", replaced apart: a third faster
 _DIGITS = re.compile(r"\d+")
 
 
@@ -47,7 +47,8 @@ def sentence_letters(normalised: str) -> str:
     """The letters and digits of a body (as `normalise` gives it), a line break at each
     sentence's end: its shingles' text (without the breaks) and its sentences'. Three
     substitutions over the whole text, not some a sentence: a body has dozens."""
-    return _NOT_LETTERS_OR_ENDS.sub("", _SENTENCE_END.sub("\n", normalised.replace("。", "\n")))
+    marked = _SENTENCE_END.sub("\n", normalised.replace("。", "\n"))
+    return _NOT_LETTERS_OR_ENDS.sub("", marked).replace("_", "")
 
 
 def story_text(letters: str, url: str) -> StoryText:

@@ -258,6 +258,7 @@ def _naive(moment: datetime) -> datetime:
 
 
 def _bodies(session: Session, article_ids: Iterable[int]) -> dict[int, _Body]:
+    """The stored articles' bodies (article id → body), read again to be confirmed on."""
     rows = session.execute(
         select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
         .where(Article.id.in_(sorted(set(article_ids))))).all()
@@ -282,8 +283,8 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     `lookback` articles are looked at: an index range, where finding the ungrouped among
     all articles is a scan of the store (0.9 s a pass at 1,000,000 articles); older ones
     are the backfill's (`python -m crawler reindex`)."""
-    query = select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page
-        ).outerjoin(ArticleStory).where(ArticleStory.article_id.is_(None))
+    query = (select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
+             .outerjoin(ArticleStory).where(ArticleStory.article_id.is_(None)))
     if lookback is not None:  # a number, not a subquery: the planner then uses the range
         newest = session.scalar(select(func.max(Article.id))) or 0
         query = query.where(Article.id > newest - lookback)

@@ -67,23 +67,45 @@ def _processed(row: Sequence[Any], processors: list[tuple[int, Any]]) -> tuple[A
 
 
 def select_in(session: Session, table: Table, columns: Sequence[str], key: str,
-              values: Sequence[Any]) -> list[tuple[Any, ...]]:
+              values: Sequence[Any], condition: str = "TRUE") -> list[tuple[Any, ...]]:
     """`columns` of the rows of `table` whose `key` is one of `values` (plain values, e.g.
-    integers: no type processing). SQLAlchemy renders an IN list value by value (about 20
-    µs each: the story candidates' thousands of band keys a pass); here PostgreSQL takes
-    one array (`= ANY`) and other databases the driver's own placeholders, 900 at a time
-    (SQLite's bound-parameter limit)."""
+    integers: no type processing) and that meet `condition` (SQL over the table's columns,
+    written by the caller). SQLAlchemy renders an IN list value by value (about 20 µs each:
+    the story candidates' thousands of band keys a pass); here PostgreSQL takes one array
+    (`= ANY`) and other databases the driver's own placeholders, 900 at a time (SQLite's
+    bound-parameter limit)."""
     selected = ", ".join(columns)
     connection = session.connection()
     if connection.dialect.name == "postgresql":
         return [tuple(row) for row in connection.execute(
-            text(f"SELECT {selected} FROM {table.name} WHERE {key} = ANY(:values)"),
-            {"values": list(values)})]
+            text(f"SELECT {selected} FROM {table.name} WHERE {key} = ANY(:values) "
+                 f"AND {condition}"), {"values": list(values)})]
     marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     found: list[tuple[Any, ...]] = []
     for start in range(0, len(values), _PARAMETERS):
         chunk = tuple(values[start:start + _PARAMETERS])
         found += [tuple(row) for row in connection.exec_driver_sql(
             f"SELECT {selected} FROM {table.name} WHERE {key} IN "
-            f"({', '.join(marker for _ in chunk)})", chunk)]
+            f"({', '.join(marker for _ in chunk)}) AND {condition}", chunk)]
     return found
+
+
+def add_counts(session: Session, table: Table, key: str, count: str,
+               counts: Mapping[int, int]) -> None:
+    """Add `counts` (key → amount) to `table`'s `count` column, inserting missing keys: one
+    upsert (`ON CONFLICT … DO UPDATE`, both PostgreSQL and SQLite) in key order, so two
+    writers adding to the same keys take their row locks in the same order."""
+    if not counts:
+        return
+    rows = sorted(counts.items())
+    upsert = (f"INSERT INTO {table.name} ({key}, {count}) {{}} ON CONFLICT ({key}) "
+              f"DO UPDATE SET {count} = {table.name}.{count} + excluded.{count}")
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
+        connection.execute(
+            text(upsert.format("SELECT * FROM unnest(CAST(:keys AS bigint[]), "
+                               "CAST(:counts AS integer[]))")),
+            {"keys": [row[0] for row in rows], "counts": [row[1] for row in rows]})
+        return
+    marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    connection.exec_driver_sql(upsert.format(f"VALUES ({marker}, {marker})"), rows)

@@ -4,7 +4,8 @@ new headlines, bylines and templates) share a story id.
 Each grouped article keeps its MinHash signature and its locality-sensitive band keys; a
 new article's candidates are the articles sharing a band key with it (one indexed lookup),
 so grouping costs the same at any store size. Rows go with their article (a rewritten
-article is grouped again).
+article is grouped again). A candidate is confirmed on the text its site does not repeat:
+each sentence of a grouped body, keyed with its site, counts the pages it is on.
 """
 
 from __future__ import annotations
@@ -37,3 +38,14 @@ class StoryBand(Base):
                                             primary_key=True)
     band: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
     bucket: Mapped[int] = mapped_column(BigInteger, index=True)  # names its band too
+
+
+class StoryLine(Base):
+    """How many grouped pages of one site hold a sentence (the key names both): one on many
+    is the site's template, not the article's text. Counts only grow (a regrouped article
+    counts again)."""
+
+    __tablename__ = "story_line"
+
+    key: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    pages: Mapped[int] = mapped_column(default=0)

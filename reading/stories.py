@@ -1,5 +1,6 @@
 """Grouping reposts into stories: MinHash signatures over character shingles, candidates
-by locality-sensitive banding, copies by estimated containment.
+by locality-sensitive banding, copies by estimated containment, confirmed on the text the
+site does not repeat.
 
 A reprint keeps the wire copy's sentences while its headline, byline, 编辑 line, template
 and trimming change, so the body is compared as a set of character shingles (letters and
@@ -7,14 +8,21 @@ digits only, normalised as the search index reads text), and two bodies are copi
 most of the shorter one's shingles are in the longer (containment): a trimmed copy is
 still a copy. Shingles are sampled by hash (one in SHINGLE_SAMPLE, the same ones in every
 text), which keeps the estimate and bounds the cost of a long article.
+
+Pages of one site also share whole sentences that are no story (a notice, a code skeleton, a
+comment policy), and a site's yearly notice repeats last year's: a candidate the
+signatures find is a copy only when the texts, without the sentences their sites repeat on
+many pages (reading/story_text.py), still share most of the shorter one's shingles, enough
+of them, and were published within COPY_WINDOW of each other.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache
 
 import numpy as np
@@ -22,25 +30,30 @@ from datasketch import MinHash
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from models.bulk import insert_rows, select_in
+from models.bulk import add_counts, insert_rows, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
-from models.story import ArticleStory, StoryBand
+from models.story import ArticleStory, StoryBand, StoryLine
+from reading.story_text import StoryText, sentence_letters, story_text
 
 SHINGLE_CHARACTERS = 5
 SHINGLE_SAMPLE = 4
 MIN_SHINGLES = 30  # fewer sampled shingles: too short to tell a copy from a coincidence
 PERMUTATIONS = 64
 BANDS = 32  # of PERMUTATIONS / BANDS rows: candidates from a Jaccard near 0.2 up
-COPY_CONTAINMENT = 0.7
+COPY_CONTAINMENT = 0.7  # of the shorter text's shingles: estimated, then on distinctive text
 COPY_JACCARD = 0.25
+# Confirming a candidate (docs/BENCHMARKS.md, stories: the real pairs):
+TEMPLATE_PAGES = 3  # a sentence on this many of a site's pages is its template
+MIN_DISTINCT_SHINGLES = 100  # shingles of the shorter text without its template
+COPY_WINDOW = timedelta(days=30)  # copies further apart in publication are not one story
 GROUP_BATCH = 500  # articles grouped per pass
 # A crawl's pass looks for ungrouped articles among the newest this many (by id): 20 persist
 # batches, room for a concurrent writer's late commit (docs/BENCHMARKS.md, stories).
 GROUP_LOOKBACK = 1000
 _SEED = 20261127
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
-_NOT_LETTERS = re.compile(r"[\W_]+")
+NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and digits
 _ROWS_AT_ONCE = 50_000  # shingles hashed by every permutation at once (64 × 4 bytes each)
 
 
@@ -67,10 +80,14 @@ def signatures(texts: Sequence[str]) -> list[Signature | None]:
     datasketch's `MinHash(scheme="affine32").update_batch` gives the text's sampled shingle
     hashes, computed for all the texts in a few array operations (one MinHash object and
     its list conversions an article cost more than the hashing itself)."""
-    letters = [_NOT_LETTERS.sub("", normalise(text)) for text in texts]
+    return _signatures([NOT_LETTERS.sub("", normalise(text)) for text in texts])
+
+
+def _signatures(letters: Sequence[str]) -> list[Signature | None]:
+    """`signatures` of texts already normalised and reduced to their letters."""
     owners, hashes = _shingle_hashes(letters)
-    counts = np.bincount(owners, minlength=len(texts))
-    found: list[Signature | None] = [None] * len(texts)
+    counts = np.bincount(owners, minlength=len(letters))
+    found: list[Signature | None] = [None] * len(letters)
     signed = np.flatnonzero(counts >= MIN_SHINGLES)
     for group in np.array_split(signed, max(1, int(counts[signed].sum()) // _ROWS_AT_ONCE)):
         if not len(group):
@@ -93,11 +110,12 @@ def _minima(hashes: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.minimum.reduceat(mixed[:, None] * a + b, starts, axis=0)
 
 
-def _shingle_hashes(letters: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct sampled 32-bit hashes of each text's shingles, as (text index, hash)
-    arrays sorted by text: a polynomial hash of each SHINGLE_CHARACTERS code points, mixed
-    (MurmurHash3's finaliser), kept when small. The texts are hashed as one array; a
-    shingle that would run into the next text is dropped."""
+def _shingle_hashes(letters: Sequence[str], sampled: bool = True
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct 32-bit hashes of each text's shingles (`sampled`: those that are small
+    only), as (text index, hash) arrays sorted by text: a polynomial hash of each
+    SHINGLE_CHARACTERS code points, mixed (MurmurHash3's finaliser). The texts are hashed as
+    one array; a shingle that would run into the next text is dropped."""
     lengths = np.array([len(text) for text in letters], dtype=np.int64)
     codes = np.frombuffer("".join(letters).encode("utf-32-le"), dtype=np.uint32
                           ).astype(np.uint64)
@@ -113,7 +131,9 @@ def _shingle_hashes(letters: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     top = hashes >> np.uint64(32)
     owners = np.repeat(np.arange(len(letters)), lengths)[:count]
     ends = np.cumsum(lengths)[owners]
-    kept = (top <= _SAMPLED) & (np.arange(count) + SHINGLE_CHARACTERS <= ends)
+    kept = np.arange(count) + SHINGLE_CHARACTERS <= ends
+    if sampled:
+        kept &= top <= _SAMPLED
     keys = np.sort((owners[kept].astype(np.uint64) << np.uint64(32)) | top[kept])
     distinct = np.ones(len(keys), dtype=bool)  # np.unique's hash table (NumPy 2.3+) takes
     distinct[1:] = keys[1:] != keys[:-1]  # 15 times as long as this sort for these keys
@@ -145,9 +165,10 @@ def band_keys(sigs: Sequence[Signature | None]) -> list[list[tuple[int, int]]]:
 
 @dataclass
 class _Candidate:
-    """A grouped article a new one may copy: its story and signature."""
+    """A grouped article a new one may copy: its story (None: grouped in this pass, not yet
+    known) and signature."""
 
-    story_id: int
+    story_id: int | None
     signature: Signature
 
 
@@ -171,57 +192,139 @@ def _stored_by_bucket(session: Session, buckets: Iterable[int]
     return found
 
 
-def closest_copy(sig: Signature, candidates: Sequence[_Candidate]) -> int | None:
-    """The story of the candidate `sig` copies most (ties: the later story), or None.
-    Copies share most of the shorter text (containment, estimated from the signatures'
-    Jaccard and the sets' sizes) and enough of both (Jaccard): the containment of a short
-    text in a long one is too noisy an estimate alone."""
+def likely_copies(sig: Signature, candidates: dict[int, _Candidate]) -> list[int]:
+    """The candidates (article id → candidate) `sig` may copy, the most contained first
+    (ties: the later article). Copies share most of the shorter text (containment,
+    estimated from the signatures' Jaccard and the sets' sizes) and enough of both
+    (Jaccard): the containment of a short text in a long one is too noisy an estimate
+    alone."""
     if not candidates:
-        return None
-    jaccard = np.mean(np.stack([c.signature.hashvalues for c in candidates])
+        return []
+    ids = list(candidates)
+    jaccard = np.mean(np.stack([candidates[i].signature.hashvalues for i in ids])
                       == sig.hashvalues, axis=1)
-    sizes = np.array([c.signature.shingles for c in candidates], dtype=np.float64)
+    sizes = np.array([candidates[i].signature.shingles for i in ids], dtype=np.float64)
     shared = jaccard * (sizes + sig.shingles) / (1 + jaccard)
     contained = np.minimum(1.0, shared / np.minimum(sizes, sig.shingles))
-    copies = (jaccard >= COPY_JACCARD) & (contained >= COPY_CONTAINMENT)
-    if not copies.any():
-        return None
-    return max((float(contained[i]), candidates[i].story_id) for i in np.flatnonzero(copies))[1]
+    copies = np.flatnonzero((jaccard >= COPY_JACCARD) & (contained >= COPY_CONTAINMENT))
+    return [ids[i] for i in sorted(copies.tolist(), key=lambda i: (contained[i], ids[i]),
+                                   reverse=True)]
+
+
+@dataclass(frozen=True)
+class _Body:
+    """A body's sentences and its publication."""
+
+    text: StoryText
+    published_at: datetime | None
+
+
+@dataclass(frozen=True)
+class _Distinct:
+    """What a candidate pair is confirmed on: a body's shingles without its site's template
+    (all of them, sorted) and its publication."""
+
+    shingles: np.ndarray
+    published_at: datetime | None
+
+
+def is_copy(first: _Distinct, second: _Distinct) -> bool:
+    """Whether two candidates are one story: published within COPY_WINDOW (when both
+    dates are known) and, without their sites' template sentences, the shorter still has
+    MIN_DISTINCT_SHINGLES shingles, COPY_CONTAINMENT of them in the other (all of the
+    shingles: a pair's few thousand, where a sample of a short text is noisy)."""
+    if (first.published_at and second.published_at
+            and abs(_naive(first.published_at) - _naive(second.published_at)) > COPY_WINDOW):
+        return False
+    smaller = min(len(first.shingles), len(second.shingles))
+    return (smaller >= MIN_DISTINCT_SHINGLES
+            and len(np.intersect1d(first.shingles, second.shingles, assume_unique=True))
+            >= COPY_CONTAINMENT * smaller)
+
+
+def _distinct(bodies: dict[int, _Body], template: set[int]) -> dict[int, _Distinct]:
+    """Each body (article id → body) as it is confirmed on, its shingles hashed at once."""
+    ids = list(bodies)
+    owners, hashes = _shingle_hashes([bodies[i].text.without(template) for i in ids],
+                                     sampled=False)
+    starts = np.searchsorted(owners, np.arange(len(ids) + 1))
+    return {article_id: _Distinct(hashes[starts[n]:starts[n + 1]], bodies[article_id]
+                                  .published_at) for n, article_id in enumerate(ids)}
+
+
+def _naive(moment: datetime) -> datetime:
+    """A stored time in UTC without its zone (SQLite returns UTC times without one)."""
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def _bodies(session: Session, article_ids: Iterable[int]) -> dict[int, _Body]:
+    """The stored articles' bodies (article id → body), read again to be confirmed on."""
+    rows = session.execute(
+        select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
+        .where(Article.id.in_(sorted(set(article_ids))))).all()
+    return {article_id: _Body(story_text(sentence_letters(normalise(body or "")), url),
+                              published_at)
+            for article_id, body, published_at, url in rows}
+
+
+def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
+    """The keys among these bodies' sentences that are on TEMPLATE_PAGES of their site's pages."""
+    keys = sorted({key for body in bodies for key in body.text.keys})
+    return {key for key, in select_in(session, StoryLine.__table__, ("key",), "key", keys,
+                                      f"pages >= {int(TEMPLATE_PAGES)}")}
 
 
 def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None = None) -> int:
     """Group the articles stored since the last pass, oldest publication first (so a story's
     first member is its earliest copy where the crawl saw it); returns how many. An article
-    joins the story of the closest copy among those stored and those grouped before it in
-    this pass, else starts its own. With `lookback`, only the newest `lookback` articles
-    are looked at: an index range, where finding the ungrouped among all articles is a scan
-    of the store (0.9 s a pass at 1,000,000 articles); older ones are the backfill's
-    (`python -m crawler reindex`)."""
-    query = select(Article.id, Article.body_text).outerjoin(ArticleStory).where(
-        ArticleStory.article_id.is_(None))
+    joins the story of the closest confirmed copy among those stored and those grouped
+    before it in this pass, else starts its own. The pass's sentences are counted first, so a
+    template is known from the pass that brings it. With `lookback`, only the newest
+    `lookback` articles are looked at: an index range, where finding the ungrouped among
+    all articles is a scan of the store (0.9 s a pass at 1,000,000 articles); older ones
+    are the backfill's (`python -m crawler reindex`)."""
+    query = (select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
+             .outerjoin(ArticleStory).where(ArticleStory.article_id.is_(None)))
     if lookback is not None:  # a number, not a subquery: the planner then uses the range
         newest = session.scalar(select(func.max(Article.id))) or 0
         query = query.where(Article.id > newest - lookback)
     pending = session.execute(
         query.order_by(Article.published_at.is_(None), Article.published_at, Article.id)
         .limit(limit)).all()
-    sigs = signatures([body or "" for _, body in pending])
-    signed = list(zip((article_id for article_id, _ in pending), sigs, band_keys(sigs),
-                      strict=True))
+    letters = [sentence_letters(normalise(body or "")) for _, body, _, _ in pending]
+    bodies = {article_id: _Body(story_text(text, url), published_at)
+              for (article_id, _, published_at, url), text in zip(pending, letters, strict=True)}
+    add_counts(session, StoryLine.__table__, "key", "pages",
+               Counter(key for body in bodies.values() for key in set(body.text.keys)))
+    sigs = _signatures([text.replace("\n", "") for text in letters])
+    signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     known = _stored_by_bucket(session, (bucket for _, _, keys in signed
                                         for _, bucket in keys))
+    likely: dict[int, list[int]] = {}
+    for article_id, sig, keys in signed:
+        if sig is not None:
+            likely[article_id] = likely_copies(sig, {
+                other: candidate for _, bucket in keys
+                for other, candidate in known.get(bucket, {}).items()})
+            for _, bucket in keys:  # later articles of this pass see this one
+                known.setdefault(bucket, {})[article_id] = _Candidate(None, sig)
+    bodies |= _bodies(session, {other for others in likely.values() for other in others
+                                if other not in bodies})
+    involved = {article_id: bodies[article_id] for article_id in
+                {article for article, others in likely.items() if others}
+                | {other for others in likely.values() for other in others}}
+    distinct = _distinct(involved, _template(session, involved.values()))
+    stored_story = {other: candidate.story_id for by_article in known.values()
+                    for other, candidate in by_article.items() if candidate.story_id is not None}
+    story_of: dict[int, int] = {}
     stories: list[tuple[int, int, bytes | None, int]] = []
     bands: list[tuple[int, int, int]] = []
     for article_id, sig, keys in signed:
-        story = article_id
-        if sig is not None:
-            candidates = {other: candidate for _, bucket in keys
-                          for other, candidate in known.get(bucket, {}).items()}
-            story = closest_copy(sig, list(candidates.values())) or article_id
-            for _, bucket in keys:  # later articles of this pass see this one
-                known.setdefault(bucket, {})[article_id] = _Candidate(story, sig)
-            bands += [(article_id, band, bucket) for band, bucket in keys]
-        stories.append((article_id, story, sig.to_bytes() if sig else None,
+        story_of[article_id] = next(
+            (story_of.get(other) or stored_story[other] for other in likely.get(article_id, ())
+             if is_copy(distinct[article_id], distinct[other])), article_id)
+        bands += [(article_id, band, bucket) for band, bucket in keys]
+        stories.append((article_id, story_of[article_id], sig.to_bytes() if sig else None,
                         sig.shingles if sig else 0))
     insert_rows(session, ArticleStory.__table__,
                 ("article_id", "story_id", "signature", "shingles"), stories)

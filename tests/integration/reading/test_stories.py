@@ -1,6 +1,7 @@
 """Reposts grouped into stories on PostgreSQL and SQLite: copies edited as portals edit
-wire copy share a story, other articles do not; search collapses a story; a watch alerts
-once per story."""
+wire copy share a story, other articles do not; pages of one site sharing its template (a
+licence footer, a notice, a renumbered changelog) are no story, nor is a text published
+again a year later; search collapses a story; a watch alerts once per story."""
 
 from __future__ import annotations
 
@@ -36,6 +37,27 @@ OTHER = ["本市今日迎来入冬以来首场降雪，气象部门发布道路�
          "社区志愿者走访独居老人，送去御寒物资并检查取暖设备的使用安全。",
          "预计降雪将持续到明天中午，随后气温下降明显，请市民注意防寒保暖，"
          "农业部门也提醒种植户加固大棚设施，防止积雪压垮造成损失。"]
+
+
+# A blog's footer, on every post: longer than a post's own text.
+LICENCE = ["本文为博主原创文章，遵循知识共享署名—非商业性使用—相同方式共享四点零国际许可协议，"
+           "转载请附上原文出处链接及本声明，未经许可不得用于任何商业用途。",
+           "文中观点仅代表作者个人立场，与作者所在单位无关，读者据此操作风险自担，"
+           "如有错漏之处欢迎在评论区指正，作者会在看到后第一时间更正并致谢。",
+           "博客程序基于开源静态站点生成器构建，主题经过作者修改，源代码托管在公共代码仓库，"
+           "欢迎提交问题报告与合并请求，也欢迎订阅本站的全文输出频道获取更新。",
+           "联系作者请发送电子邮件，一般会在三个工作日内回复，恕不接受电话采访与商业推广合作，"
+           "友情链接交换请先阅读本站的链接政策页面，满足条件后在留言板提出申请。",
+           "本站不使用任何第三方统计与广告脚本，评论系统仅保存昵称与评论内容，"
+           "不会收集读者的电子邮件地址，旧文章的评论区会在发布一年后自动关闭。"]
+# A release list: each release puts its new item first and numbers the list again.
+CHANGES = ["修复了在高分辨率屏幕上工具栏图标模糊不清的问题", "改进了大文件打开时的内存占用",
+           "新增了按修改时间排序文件列表的选项", "修正了中文路径下无法保存配置文件的错误",
+           "更新了简体中文和繁体中文界面翻译", "命令行模式支持一次处理多个输入目录",
+           "修复了退出程序时偶尔崩溃的问题", "日志文件改为按日期自动分割保存",
+           "安装程序可以选择不创建桌面快捷方式", "打印预览窗口支持缩放和翻页",
+           "设置对话框增加了恢复默认值的按钮", "修复了拖放文件到窗口时没有反应的问题",
+           "自动更新检查改为每周进行一次", "帮助文档补充了常见问题的解答"]
 
 
 def _page(url: str, title: str, paragraphs: list[str], hours: int,
@@ -106,3 +128,63 @@ def test_a_crawl_pass_looks_among_the_newest_articles_and_the_backfill_at_all(
     assert group_new(session, lookback=1) == 0
     assert group_new(session) == 1
     assert _story_of(session, "http://www.news.cn/politics/1.htm") is not None
+
+
+def _stories(session: Session, pages: list[dict]) -> list[int]:
+    save_pages(session, pages)
+    group_new(session)
+    session.commit()
+    return [_story_of(session, page["url"]) for page in pages]
+
+
+def test_posts_sharing_only_their_site_s_footer_are_no_story_but_a_double_post_is(
+        session: Session) -> None:
+    posts = [OTHER[:2], OTHER[2:], WIRE[3:], OTHER[:2]]  # the last posted twice
+    stories = _stories(session, [_page(f"http://blog.example.org/{number}.html", f"文章{number}",
+                                       text + LICENCE, number)
+                                 for number, text in enumerate(posts)])
+    assert len(set(stories[:3])) == 3
+    assert stories[3] == stories[0]
+
+
+def test_a_wire_copy_on_a_portal_with_its_own_template_is_one_story_with_the_wire(
+        session: Session) -> None:
+    footer = ["（责任编辑：李四）", "本网站所刊载信息不代表本站观点，转载请注明来源，"
+              "如涉及作品内容、版权和其它问题请与本网联系，我们将在第一时间删除内容。"]
+    pages = [_page("http://www.news.cn/politics/1.htm", "李强主持召开国务院常务会议", WIRE, 2),
+             _page("http://portal-a.example.cn/1.html", "重磅！国常会最新部署",
+                   ["新华社北京11月27日电 记者 王五"] + WIRE[:4] + footer, 3),
+             _page("http://portal-a.example.cn/2.html", "首场降雪", OTHER[:2] + footer, 4),
+             _page("http://portal-a.example.cn/3.html", "降雪续报", OTHER[2:] + footer, 5)]
+    stories = _stories(session, pages)
+    assert stories[1] == stories[0]
+    assert len({stories[0], stories[2], stories[3]}) == 3
+
+
+def test_a_renumbered_changelog_is_no_copy_signal(session: Session) -> None:
+    releases = [_page(f"http://tool.example.org/releases/{version}.html", f"版本 1.{version}",
+                      [f"版本 1.{version} 发布。"] + [f"{number}、{change}" for number, change in
+                                                     enumerate(CHANGES[2 - version:], 1)],
+                      24 * version) for version in range(3)]
+    assert len(set(_stories(session, releases))) == 3
+
+
+def test_the_same_text_published_again_a_year_later_is_another_story(session: Session) -> None:
+    pages = [_page("http://www.news.cn/politics/1.htm", "通知", WIRE, 0),
+             _page("http://portal-a.example.cn/1.html", "通知", WIRE, 48),
+             _page("http://portal-b.example.cn/1.html", "通知", WIRE, 24 * 365)]
+    stories = _stories(session, pages)
+    assert stories[1] == stories[0] != stories[2]
+
+
+def test_notices_whose_own_text_is_one_short_line_are_no_story(session: Session) -> None:
+    notice = ["本帖已被管理员移动到软件交流版块，因为它讨论的是软件的使用问题，"
+              "而不是本地化翻译工作。",
+              "我们建议大家把软件使用相关的问题发在对应的版块，这样能有更多的网友看到并参与讨论。",
+              "请点击下面的链接查看原帖并继续讨论，给您带来的不便敬请谅解，谢谢合作。",
+              "发帖之前请先使用论坛的搜索功能，看看是否已经有人问过同样的问题，"
+              "并在标题中写明软件版本和操作系统，方便其他网友帮助您分析问题。"]
+    lines = ["原帖：安装失败求助", "原帖：安装失败求助", "原帖：界面乱码"]  # the first two alike
+    pages = [_page(f"http://forum.example.org/{number}.html", "已移动", notice + [line], number)
+             for number, line in enumerate(lines)]
+    assert len(set(_stories(session, pages))) == 3

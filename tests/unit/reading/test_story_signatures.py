@@ -9,9 +9,9 @@ from datasketch import MinHash
 
 from models.search.terms import normalise
 from reading.stories import (
-    _NOT_LETTERS,
     BANDS,
     MIN_SHINGLES,
+    NOT_LETTERS,
     PERMUTATIONS,
     _permutations,
     _shingle_hashes,
@@ -26,7 +26,7 @@ ENGLISH = " ".join(f"word{number} council budget" for number in range(60))
 
 def _alone(text: str) -> tuple[MinHash, int] | None:
     """datasketch's MinHash of the text's shingle hashes, and how many there are."""
-    _, hashes = _shingle_hashes([_NOT_LETTERS.sub("", normalise(text))])
+    _, hashes = _shingle_hashes([NOT_LETTERS.sub("", normalise(text))])
     if len(hashes) < MIN_SHINGLES:
         return None
     sketch = MinHash(num_perm=PERMUTATIONS, hashfunc=int, permutations=_permutations(),
@@ -51,7 +51,7 @@ def test_a_batch_signs_each_text_as_datasketch_signs_it_alone() -> None:
 
 
 def test_each_texts_shingle_hashes_are_distinct_and_in_order() -> None:
-    letters = [_NOT_LETTERS.sub("", normalise(text)) for text in (WIRE * 3, ENGLISH, "", WIRE)]
+    letters = [NOT_LETTERS.sub("", normalise(text)) for text in (WIRE * 3, ENGLISH, "", WIRE)]
     owners, hashes = _shingle_hashes(letters)
     keys = (owners.astype(np.uint64) << np.uint64(32)) | hashes
     assert np.all(keys[1:] > keys[:-1])  # sorted by text, then hash; none twice

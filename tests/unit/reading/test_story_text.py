@@ -1,0 +1,36 @@
+"""A body's sentences for confirming a story copy: keyed with the page's site, digits left
+out of the key (a renumbered list item, a report's figures), letters kept in the text; the
+sentences' letters are the signature's."""
+
+from __future__ import annotations
+
+from models.search.terms import normalise
+from reading.stories import NOT_LETTERS
+from reading.story_text import StoryText, sentence_letters, site_of, story_text
+
+
+def test_a_sentence_s_key_names_its_site_and_leaves_its_digits_out() -> None:
+    first = _sentences("版本 2.1 发布。\n1、修复了崩溃的问题\nWe closed 24 issues. Thanks!",
+                       "https://www.tool.example.org/r/21")
+    second = _sentences("3、修复了崩溃的问题\nWe closed 7 issues.", "http://tool.example.org/r/22")
+    other_site = _sentences("1、修复了崩溃的问题", "http://mirror.example.net/r/21")
+    assert first.sentences == ("版本21发布", "1修复了崩溃的问题", "weclosed24issues", "thanks")
+    assert set(second.keys) < set(first.keys)
+    assert not set(other_site.keys) & set(first.keys)
+    template = set(second.keys)
+    assert first.without(template) == "版本21发布thanks"
+
+
+def test_a_site_is_its_host_without_www() -> None:
+    assert site_of("https://www.News.cn/politics/1.htm") == "news.cn"
+    assert site_of("http://portal-a.example.cn:8080/x") == "portal-a.example.cn"
+
+
+def test_the_sentences_letters_are_the_text_s_letters() -> None:
+    text = "中新网11月27日电（记者 王五）会议指出：经济运行总体平稳！\r\nIt's 3.5% up.No break?"
+    assert sentence_letters(normalise(text)).replace("\n", "") == NOT_LETTERS.sub(
+        "", normalise(text))
+
+
+def _sentences(text: str, url: str) -> StoryText:
+    return story_text(sentence_letters(normalise(text)), url)

@@ -87,7 +87,8 @@ class WatchAlerts:
                 self.stats.inc_value(f"alerts/{name}", value)
 
     async def closed(self) -> None:
-        """The last batch's alerts go out before the crawl ends."""
-        if self._pass is not None:
+        """The last batch's alerts go out before the crawl ends, after the passes in flight
+        (a pass that ends may start the one a batch asked for meanwhile)."""
+        while self._pass is not None:
             await maybe_deferred_to_future(self._pass)
         await maybe_deferred_to_future(threads.deferToThread(self.run_pass))

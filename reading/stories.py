@@ -27,7 +27,7 @@ from functools import cache
 
 import numpy as np
 from datasketch import MinHash
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
 from models.bulk import add_counts, insert_rows, select_in
@@ -52,6 +52,7 @@ GROUP_BATCH = 500  # articles grouped per pass
 # batches, room for a concurrent writer's late commit (docs/BENCHMARKS.md, stories).
 GROUP_LOOKBACK = 1000
 _SEED = 20261127
+_GROUPING_LOCK = 20261128  # PostgreSQL advisory lock key: one grouping pass at a time
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
 NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and digits
 _ROWS_AT_ONCE = 50_000  # shingles hashed by every permutation at once (64 × 4 bytes each)
@@ -274,6 +275,18 @@ def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
                                       f"pages >= {int(TEMPLATE_PAGES)}")}
 
 
+def _take_turn(session: Session) -> None:
+    """Hold the store's grouping turn to the end of the transaction. Two passes at once
+    (two workers, a crawl's last pass and a backfill) would read the same ungrouped
+    articles, and one would take the other's fresh rows for stored ones: on PostgreSQL an
+    advisory lock, on SQLite the database's write lock, taken before anything is read."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _GROUPING_LOCK})
+    elif dialect == "sqlite":
+        session.execute(text("UPDATE story_line SET pages = pages WHERE 0"))
+
+
 def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None = None) -> int:
     """Group the articles stored since the last pass, oldest publication first (so a story's
     first member is its earliest copy where the crawl saw it); returns how many. An article
@@ -282,7 +295,9 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     template is known from the pass that brings it. With `lookback`, only the newest
     `lookback` articles are looked at: an index range, where finding the ungrouped among
     all articles is a scan of the store (0.9 s a pass at 1,000,000 articles); older ones
-    are the backfill's (`python -m crawler reindex`)."""
+    are the backfill's (`python -m crawler reindex`). Passes of the store take turns
+    (`_take_turn`)."""
+    _take_turn(session)
     query = (select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
              .outerjoin(ArticleStory).where(ArticleStory.article_id.is_(None)))
     if lookback is not None:  # a number, not a subquery: the planner then uses the range

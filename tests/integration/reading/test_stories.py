@@ -5,11 +5,14 @@ again a year later; search collapses a story; a watch alerts once per story."""
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
+from models.db import get_engine
 from models.page import Article, Page
 from models.store import save_pages
 from models.story import ArticleStory
@@ -188,3 +191,25 @@ def test_notices_whose_own_text_is_one_short_line_are_no_story(session: Session)
     pages = [_page(f"http://forum.example.org/{number}.html", "已移动", notice + [line], number)
              for number, line in enumerate(lines)]
     assert len(set(_stories(session, pages))) == 3
+
+
+def _grouped_in_own_pass(store_url: str) -> int:
+    with sessionmaker(get_engine(store_url))() as session:
+        grouped = group_new(session)
+        session.commit()
+        return grouped
+
+
+def test_a_pass_waits_for_the_pass_in_flight_and_finds_its_articles_grouped(
+        session: Session, store_url: str) -> None:
+    """Two passes at once (two workers) would group the same articles twice."""
+    save_pages(session, _reprints())
+    session.commit()
+    assert group_new(session) == 5  # the first pass's turn lasts to its commit
+    with ThreadPoolExecutor(1) as pool:
+        second = pool.submit(_grouped_in_own_pass, store_url)
+        time.sleep(0.5)
+        assert not second.done()
+        session.commit()
+        assert second.result(timeout=30) == 0
+    assert len(session.scalars(select(ArticleStory)).all()) == 5

@@ -131,7 +131,7 @@ class AckScheduler(Scheduler):
         recover stopped peers; a Redis out of reach is logged once per outage, and the next
         beat tries again. Each beat tells `redis_health` how Redis stands."""
         try:
-            uptime = self._check_restart()
+            self._check_restart()
             with self.server.pipeline(transaction=False) as pipe:
                 pipe.set(keys.heartbeat(self.spider.name, self.worker), f"{time.time():.3f}",
                          ex=max(1, int(3 * self.heartbeat_seconds)))
@@ -141,7 +141,9 @@ class AckScheduler(Scheduler):
             self._send_unsent()
             self.spider.requests_done(())  # settles buffered during an outage
             self._watch_runs()
-            if uptime >= self.grace_heartbeats * self.heartbeat_seconds:
+            # Asked again: a beat that a restart cut in two must not judge its peers by the
+            # old Redis' uptime against the new one's keys.
+            if self._check_restart() >= self.grace_heartbeats * self.heartbeat_seconds:
                 self.recover()
         except RedisError as error:
             self._outage(error)
@@ -333,12 +335,14 @@ class AckScheduler(Scheduler):
                      page_limit, bounds.domain_queue)
 
     def recover(self) -> int:
-        """Requeue the in-flight requests of workers whose heartbeat has stopped."""
+        """Requeue the in-flight requests of workers whose heartbeat has stopped (never this
+        worker's own: it is alive, whatever its key says)."""
         recovered = 0
         for key in self.server.scan_iter(match=keys.inflight(self.spider.name, "*")):
             name = key.decode() if isinstance(key, bytes) else key
             worker = name.rsplit(":", 1)[-1]
-            if self.server.exists(keys.heartbeat(self.spider.name, worker)):
+            if worker == self.worker or self.server.exists(
+                    keys.heartbeat(self.spider.name, worker)):
                 continue
             claim = f"{name}:claimed-by:{self.worker}"
             try:

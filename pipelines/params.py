@@ -71,8 +71,8 @@ class PageTypeParams:
     (then the best guess: a list read as an article and an article read as a list are each
     lost once, see pagetype.classify_page), or one block of prose dominates a page the
     classifier calls list (then the best article type). Why these values:
-    docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages" and "Unsure lists
-    keep their text"."""
+    docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages", "Unsure lists
+    keep their text" and "Page-type rules after the model"."""
 
     min_confidence: float = 0.5
     # A page the classifier calls list goes to article extraction when one block holds this

@@ -141,13 +141,18 @@ def classify_page(
       a list are each lost once, so the likelier reading wins.
     A page whose head declares a publication date stays on the article route whatever
     the model says (see DECLARES_PUBLICATION), unless its og:type says it is a website's
-    index page; it takes the best article type.
+    index page or it shows no date of its own; it takes the best article type.
+    Unsure between article and list, a page that stacks linked headings over text is a
+    list (`linked_headings`, see _lists_posts); a page the classifier leans to call list
+    that shows one or two dates and no such heading is a lone post, an article
+    (`lone_post`, see _lone_post).
     So does a page the classifier calls list whose prose sits in one dominant block
     (`prose_block`, see _prose_dominates): old blog posts with heavy navigation, no URL
     and no declared date otherwise go to record mining. Checked only then: it costs a
     Python step per prose piece.
     The two best guesses stay in `candidates`. Figures for each rule:
-    docs/DECISIONS.md, "Unsure pages" and "Prose-dominated pages".
+    docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages" and "Page-type rules after
+    the model".
     """
     if is_feed(doc.text):
         return PageTypeDecision(FALLBACK_TYPE, 1.0, FEED_RULE, [(FALLBACK_TYPE, 1.0)])

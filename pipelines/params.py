@@ -71,8 +71,8 @@ class PageTypeParams:
     (then the best guess: a list read as an article and an article read as a list are each
     lost once, see pagetype.classify_page), or one block of prose dominates a page the
     classifier calls list (then the best article type). Why these values:
-    docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages" and "Unsure lists
-    keep their text"."""
+    docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages", "Unsure lists
+    keep their text" and "Page-type rules after the model"."""
 
     min_confidence: float = 0.5
     # A page the classifier calls list goes to article extraction when one block holds this
@@ -84,6 +84,28 @@ class PageTypeParams:
     # article row beside its records, see process.extract): an article misread as a list keeps
     # its body. Lists decided by a rule (URL, site) are sure.
     sure_list_confidence: float = 0.8
+    # A <head> that declares a publication date keeps a page on the article route only when
+    # its visible text shows at least this many dates (or <time> elements): a theme that
+    # stamps article:published_time on its about, contact and tag pages shows none there.
+    # 0 lets the declaration alone decide. (docs/DECISIONS.md, "Page-type rules after the
+    # model")
+    declared_needs_body_dates: int = 1
+    # The model unsure between article and list (those the two best routes, the best below
+    # this): a page with at least `linked_headings_list` h1/h2 headings that link to another
+    # page (each a listed post's title; an article's headline links nowhere, or to itself) is
+    # a list. 0 turns the rule off.
+    linked_headings_unsure: float = 0.8
+    linked_headings_list: int = 3
+    # A linked heading counts (here and for lone posts below) when this much text (UTF-8 bytes
+    # without whitespace) follows it before the next h1-h3: a listed post's excerpt or whole
+    # text; a box of related links stacks its linked headings with none between them.
+    linked_heading_text_bytes: int = 100
+    # A lone post: list the best route below this confidence, article the second, no linked
+    # heading and `lone_post_min_dates`–`lone_post_max_dates` dates in the visible text (a
+    # list of dated items shows one per item) is an article. 0 turns the rule off.
+    lone_post_list_below: float = 0.8
+    lone_post_min_dates: int = 1
+    lone_post_max_dates: int = 2
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,17 @@ from pipelines.document import Document
 from pipelines.feeds import is_feed
 from pipelines.pagetype.features import scanned_features
 from pipelines.pagetype.model import PageTypeModel, load_model
-from pipelines.pagetype.page_features import PageScan, dominant_prose
+from pipelines.pagetype.page_features import (
+    PageScan,
+    dominant_prose,
+    linked_headings,
+    visible_dates,
+)
 from pipelines.pagetype.rules import SiteRule, match_rule
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.results import ARTICLE_TYPES, PageTypeDecision
 
-__all__ = ["FEED_RULE", "SiteRule", "classify_page"]
+__all__ = ["FEED_RULE", "LINKED_HEADINGS", "SiteRule", "classify_page"]
 
 FALLBACK_TYPE = "other"
 # Feeds and sitemaps (pipelines.feeds) are 'other', before any rule, and never extracted
@@ -28,6 +33,9 @@ FEED_RULE = "rule:feed"
 # that declare none, so it is not trained on it (training.pagetype.DECLARATIONS; figures in
 # docs/DECISIONS.md, "Declared publication date").
 DECLARES_PUBLICATION = "meta_published"
+# The decided_by of a list told by its linked headings (_lists_posts): the model was unsure,
+# so such a list keeps its main text as an unsure one does (process.keeps_body).
+LINKED_HEADINGS = "linked_headings"
 
 
 @lru_cache(maxsize=4)
@@ -60,10 +68,16 @@ def _by_route(ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
     return sorted([(ARTICLE, article), *rest], key=lambda pair: -pair[1])
 
 
-def _declares_article(features: dict[str, float], scan: PageScan) -> bool:
-    """The head declares a publication date and does not say the page is a website's index
-    (og:type "website", which themes that date every page write on their indexes)."""
-    return bool(features.get(DECLARES_PUBLICATION)) and "website" not in scan.head.og_type
+def _declares_article(features: dict[str, float], scan: PageScan,
+                      params: PageTypeParams) -> bool:
+    """The head declares a publication date, does not say the page is a website's index
+    (og:type "website", which themes that date every page write on their indexes), and the
+    page shows a date (`declared_needs_body_dates`): a date found only in <head> does not by
+    itself make an article (themes stamp one on their about, contact and tag pages too)."""
+    if not features.get(DECLARES_PUBLICATION) or "website" in scan.head.og_type:
+        return False
+    needed = params.declared_needs_body_dates
+    return needed <= 0 or visible_dates(scan) >= needed
 
 
 def _prose_dominates(scan: PageScan, params: PageTypeParams) -> bool:
@@ -71,6 +85,38 @@ def _prose_dominates(scan: PageScan, params: PageTypeParams) -> bool:
     navigation, not a list, whose records each hold their own text (see dominant_prose)."""
     prose = dominant_prose(scan)
     return prose.weight >= params.prose_block_bytes and prose.share >= params.prose_block_share
+
+
+def _linked(doc: Document, scan: PageScan, params: PageTypeParams) -> int:
+    """Headings that title a listed post (see page_features.linked_headings)."""
+    return linked_headings(scan.body, doc.url, params.linked_heading_text_bytes)
+
+
+def _between_article_and_list(routes: list[tuple[str, float]], below: float) -> bool:
+    """The two best routes are article and list, and the best is below `below`."""
+    return {c for c, _ in routes[:2]} == {ARTICLE, "list"} and routes[0][1] < below
+
+
+def _lists_posts(doc: Document, scan: PageScan, routes: list[tuple[str, float]],
+                 params: PageTypeParams) -> bool:
+    """Unsure between article and list, with `linked_headings_list` headings that link to
+    other pages (each a listed post's title): a list (a tag page, a digest of whole posts)."""
+    return (params.linked_headings_list > 0
+            and _between_article_and_list(routes, params.linked_headings_unsure)
+            and _linked(doc, scan, params) >= params.linked_headings_list)
+
+
+def _lone_post(doc: Document, scan: PageScan, routes: list[tuple[str, float]],
+               params: PageTypeParams) -> bool:
+    """List the best route below `lone_post_list_below`, article the second, no heading that
+    links away and one or two dates shown: one post (a short post with a long sidebar), not a
+    list, whose items are dated one each."""
+    if not (routes[0][0] == "list" and routes[1][0] == ARTICLE
+            and routes[0][1] < params.lone_post_list_below):
+        return False
+    if _linked(doc, scan, params):
+        return False
+    return params.lone_post_min_dates <= visible_dates(scan) <= params.lone_post_max_dates
 
 
 def classify_page(
@@ -95,13 +141,18 @@ def classify_page(
       a list are each lost once, so the likelier reading wins.
     A page whose head declares a publication date stays on the article route whatever
     the model says (see DECLARES_PUBLICATION), unless its og:type says it is a website's
-    index page; it takes the best article type.
+    index page or it shows no date of its own; it takes the best article type.
+    Unsure between article and list, a page that stacks linked headings over text is a
+    list (`linked_headings`, see _lists_posts); a page the classifier leans to call list
+    that shows one or two dates and no such heading is a lone post, an article
+    (`lone_post`, see _lone_post).
     So does a page the classifier calls list whose prose sits in one dominant block
     (`prose_block`, see _prose_dominates): old blog posts with heavy navigation, no URL
     and no declared date otherwise go to record mining. Checked only then: it costs a
     Python step per prose piece.
     The two best guesses stay in `candidates`. Figures for each rule:
-    docs/DECISIONS.md, "Unsure pages" and "Prose-dominated pages".
+    docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages" and "Page-type rules after
+    the model".
     """
     if is_feed(doc.text):
         return PageTypeDecision(FALLBACK_TYPE, 1.0, FEED_RULE, [(FALLBACK_TYPE, 1.0)])
@@ -112,14 +163,19 @@ def classify_page(
     model = model or load_model()
     features, scan = scanned_features(doc, _wanted(model.features))
     ranked = model.rank(features)
-    best, confidence = _by_route(ranked)[0]
+    routes = _by_route(ranked)
+    best, confidence = routes[0]
     if best == ARTICLE:
         best = _best_article(ranked)[0]
-    if best not in ARTICLE_TYPES and _declares_article(features, scan):
+    if best not in ARTICLE_TYPES and _declares_article(features, scan, params):
         return PageTypeDecision(*_best_article(ranked), "declared_publication", ranked[:2])
     if confidence < params.min_confidence:
-        best = _unsure(best, [ARTICLE_TYPES[0] if c == ARTICLE else c
-                              for c, _ in _by_route(ranked)[:2]])
+        best = _unsure(best, [ARTICLE_TYPES[0] if c == ARTICLE else c for c, _ in routes[:2]])
+    if best == "list" or best in ARTICLE_TYPES:
+        if _lists_posts(doc, scan, routes, params):
+            return PageTypeDecision("list", dict(routes)["list"], LINKED_HEADINGS, ranked[:2])
+        if best == "list" and _lone_post(doc, scan, routes, params):
+            return PageTypeDecision(*_best_article(ranked), "lone_post", ranked[:2])
     if best == "list" and _prose_dominates(scan, params):
         return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
     return PageTypeDecision(best, confidence, "classifier", ranked[:2])

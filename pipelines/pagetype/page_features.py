@@ -31,6 +31,7 @@ from itertools import compress
 from math import log1p, sqrt
 from operator import attrgetter
 from typing import NamedTuple
+from urllib.parse import urldefrag, urljoin
 
 from lxml import etree, html
 
@@ -388,6 +389,68 @@ def _dates(text: bytes, window: int) -> int:
             start, end = match.span()
             found += bool(_MONTH_AFTER.match(text, end)
                           or _MONTH_BEFORE.search(text[max(start - window, 0):start]))
+    return found
+
+
+def visible_dates(scan: PageScan) -> int:
+    """Dates in the page's visible text (any common form, see _dates), or its <time>
+    elements when they are more: what the reader sees dated, <head> left out."""
+    window = scan.params.month_window
+    dates = _dates(scan.full_text, window) - _dates(scan.hidden_text, window)
+    return max(dates, int(_TIMES(scan.body)), 0)
+
+
+# The headings that delimit a listed post: h1 and h2 may title one (see linked_headings).
+_HEADINGS = ("h1", "h2", "h3")
+
+
+def _same_page(href: str, url: str | None) -> bool:
+    """Whether `href` (resolved against `url`) leads to the page itself: empty, a fragment,
+    a script, or the page's own address (fragment and trailing "/" aside)."""
+    href = href.strip()
+    if not href or href.startswith("#") or href.lower().startswith("javascript:"):
+        return True
+    if not url:
+        return False
+    resolved = urldefrag(urljoin(url, href))[0].rstrip("/")
+    return resolved == urldefrag(url)[0].rstrip("/")
+
+
+def _links_away(heading: html.HtmlElement, url: str | None) -> bool:
+    """The heading's text is a link to another page: a link that holds at least half the
+    heading's text and leads off the page (see _same_page)."""
+    text = weight(_text_bytes(heading))
+    return any(2 * weight(_text_bytes(link)) >= max(text, 1)
+               for link in heading.iter("a")
+               if link.get("href") is not None and not _same_page(link.get("href"), url))
+
+
+def linked_headings(root: html.HtmlElement, url: str | None, min_text: int = 0) -> int:
+    """h1/h2 headings whose text is a link to another page (see _links_away), followed by at
+    least `min_text` bytes of text outside links before the next h1–h3 heading: a listed post's
+    title over its excerpt or its whole text. An article's headline links nowhere, or to
+    itself; a box of related links stacks linked headings with no text between them."""
+    found, current, text = 0, None, 0
+    skip: set[html.HtmlElement] = set()
+    for element in root.iter():
+        tag = element.tag
+        if tag in _HEADINGS:
+            if current is not None and text >= min_text:
+                found += 1
+            linked = tag != "h3" and element.find(".//a[@href]") is not None
+            current = element if linked and _links_away(element, url) else None
+            skip, text = set(element.iterdescendants()), 0
+            text += weight((element.tail or "").encode()) if current is not None else 0
+            continue
+        if current is None or element in skip:
+            continue
+        if tag == "a":  # link text is no text of the heading's own: a menu, a "read more"
+            skip.update(element.iterdescendants())
+        elif isinstance(tag, str):
+            text += weight((element.text or "").encode())
+        text += weight((element.tail or "").encode())
+    if current is not None and text >= min_text:
+        found += 1
     return found
 
 

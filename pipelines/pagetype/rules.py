@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,15 +77,69 @@ class SiteRule:
 
 @dataclass(frozen=True)
 class BuiltinRule:
-    """A named URL rule shipped with the project."""
+    """A named URL rule shipped with the project; `unless` names URLs it leaves alone."""
 
     name: str
     type: str
     regex: re.Pattern[str]
+    unless: Callable[[str], bool] | None = None
+
+    def matches(self, url: str) -> bool:
+        return self.regex.search(url) is not None and not (self.unless and self.unless(url))
 
 
-def _rule(name: str, page_type: str, pattern: str) -> BuiltinRule:
-    return BuiltinRule(name, page_type, re.compile(pattern, re.I))
+def _rule(name: str, page_type: str, pattern: str,
+          unless: Callable[[str], bool] | None = None) -> BuiltinRule:
+    return BuiltinRule(name, page_type, re.compile(pattern, re.I), unless)
+
+
+# A path segment of a listing (a section, a taxonomy, a board, search): its URL names no item.
+_LISTING_SEGMENT = re.compile(r"/(?:tags?|categor(?:y|ies)|labels?|authors?|archives?|search|"
+                              r"forums?|boards?|lists?|index|sections?|channels?)(?=[/._-]|$)",
+                              re.I)
+# What names one item in a URL: a query parameter holding a post's, thread's or article's id
+# (WordPress ?p=123, phpBB ?t=5), an item segment followed by an id or a slug
+# (/p/123, /post/a-slug, /questions/42/…), or a leaf that is an id of five digits or more or a
+# slug of three words or more (/2023/05/88231.html, /blog/my-first-post).
+_ITEM_QUERY = re.compile(r"[?&](?:p|t|tid|pid|aid|postid|threadid|topicid|articleid|showtopic)"
+                         r"=\d+(?:&|#|$)", re.I)
+_ITEM_SEGMENT = re.compile(r"/(?:p|posts?|articles?|stor(?:y|ies)|threads?|topics?|t|questions?|"
+                           r"items?|view|show|details?|entry|entries)/"
+                           r"[^/]*(?:\d{2,}|[a-z0-9]+[-_][a-z0-9]+)", re.I)
+_ITEM_LEAF = re.compile(r"/(?:[^/]*\d{5,}[^/]*|[^/.]*[a-z0-9]+(?:[-_][a-z0-9]+){2,}[^/]*)/?$", re.I)
+
+
+def names_one_item(url: str) -> bool:
+    """Whether the URL is an item view (a forum thread, a post, an article: a URL that names
+    one item, see _ITEM_QUERY, _ITEM_SEGMENT, _ITEM_LEAF). Under a listing segment only what
+    follows the listing's own name counts (/category/a-slug names a category, /forum/topic/
+    a-slug a thread). Its `?page=N` pages the item (a thread's replies, a long article), not a
+    list."""
+    path, _, query = url.partition("?")
+    if _ITEM_QUERY.search("?" + query):
+        return True
+    path = re.sub(r"^[a-z][a-z0-9+.-]*://[^/]*", "", path, flags=re.I)
+    listings = list(_LISTING_SEGMENT.finditer(path))
+    if listings:  # what follows the last listing segment
+        path = path[listings[-1].end():]
+        if _ITEM_SEGMENT.search(path):
+            return True
+        path = re.sub(r"^[/._-]?[^/]*", "", path, count=1)  # the listing's own name
+    return bool(_ITEM_SEGMENT.search(path) or _ITEM_LEAF.search(path))
+
+
+# A page number in the path (/page/3, /Seite/3, index_2.html) or a listing's own query
+# parameter (?paged=2, PAGEN_1=5): a list's page whatever the URL names.
+_PATH_PAGER = re.compile(r"(/page/\d+/?$|[?&](paged|pagen_\d+)=\d+|/seite/\d+|"
+                         r"/(index|list)_\d+\.s?html?$)", re.I)
+# A page number in the query (?page=2, &pn=3): an item view's is the item's next page.
+_QUERY_PAGE = re.compile(r"[?&](?:page|pn)=\d+", re.I)
+
+
+def _query_paged_item(url: str) -> bool:
+    """The URL is paged by its query alone (no path pager) and names one item (see
+    names_one_item): a thread's or a post's later page, left to the classifier."""
+    return bool(_QUERY_PAGE.search(url)) and _PATH_PAGER.search(url) is None and names_one_item(url)
 
 
 _SLUG = r"[^/?#]*[a-z0-9][^/?#]*"  # a non-empty path segment
@@ -100,10 +154,11 @@ BUILTIN_RULES: tuple[BuiltinRule, ...] = (
           # Invision (/topic/123-slug/) and SMF archives (/topics/123-slug.html): an id, then
           # a slug; a news site's topic hub (/topics/climate) has no id.
           r"/topics?/\d+-" + _SLUG + ")"),
-    # Paged listings: /page/3, ?page=2, ?paged=2, PAGEN_1=5, /Seite/3, index_2.html, list_3.html.
+    # Paged listings: /page/3, ?page=2, ?paged=2, PAGEN_1=5, /Seite/3, index_2.html, list_3.html;
+    # not `?page=N` on a URL that names one item (a thread, a post: see names_one_item).
     _rule("pagination", "list",
           r"(/page/\d+/?$|[?&](page|paged|pn|pagen_\d+)=\d+|/seite/\d+|"
-          r"/(index|list)_\d+\.s?html?$)"),
+          r"/(index|list)_\d+\.s?html?$)", _query_paged_item),
     # Forum boards: phpBB/vBulletin/Discuz (also X's mod=forumdisplay) boards, board-N-P pages,
     # Baidu Tieba bars, Invision forums and SMF archives' boards (/forum/12-slug/,
     # /boards/12-slug.html: an id, then a slug, as their topics).
@@ -151,6 +206,6 @@ def match_rule(url: str | None, site_rules: Sequence[SiteRule] = ()) -> tuple[st
         if re.search(site_rule.pattern, url):
             return site_rule.type, f"site:{site_rule.pattern}"
     for rule in BUILTIN_RULES:
-        if rule.regex.search(url):
+        if rule.matches(url):
             return rule.type, f"rule:{rule.name}"
     return None

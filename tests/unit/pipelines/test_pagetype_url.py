@@ -1,9 +1,11 @@
-"""URL features of S3: the seed's ten date shapes with a real-date check, keyword counts/scores."""
+"""URL features of S3: the seed's ten date shapes with a real-date check, keyword counts/scores;
+the pagination rule's exception for item views."""
 
 from __future__ import annotations
 
 import pytest
 
+from pipelines.pagetype.rules import match_rule, names_one_item
 from pipelines.pagetype.url_features import (
     has_valid_date,
     keyword_score,
@@ -76,3 +78,30 @@ def test_only_requested_url_features_are_computed() -> None:
     assert "url_kwscore_news" not in features and "url_leaf_digits" not in features
     assert url_features("https://example.com/a", ["url_depth"]).keys() == {
         "url_depth", "url_host_dots", "url_has_query"}  # the free ones always come
+
+
+# A forum thread's or a post's later page: `?page=2` pages the item, not a list, so the
+# pagination rule leaves it to the classifier.
+@pytest.mark.parametrize("url", [
+    "https://forum.example.org/t/blue-screen-after-update/4567?page=2",
+    "https://forum.example.org/forum/topic/blue-screen-after-update?page=2",
+    "https://www.example.cn/news/2023/05/88231.html?page=2",
+    "https://blog.example.org/?p=123&page=2",
+])
+def test_a_page_number_on_an_item_view_is_no_pager(url: str) -> None:
+    assert names_one_item(url)
+    assert match_rule(url) is None
+
+
+@pytest.mark.parametrize("url", [
+    "https://forum.example.org/forums/general-discussion?page=2",
+    "https://forum.example.org/forums/12345?page=2",
+    "https://www.example.org/category/news-and-views/?page=2",
+    "https://www.example.org/news?page=2",
+    "https://www.example.org/posts/9/?page=2",
+    "https://www.example.org/search?q=a-long-query&page=2",
+    "https://www.example.org/blog/2023/05/a-long-post/page/2/",
+    "http://www.example.de/product-featured.php?page=2",
+])
+def test_a_listing_stays_paged(url: str) -> None:
+    assert match_rule(url) == ("list", "rule:pagination")

@@ -1,0 +1,141 @@
+"""The page-type rules that follow the model (pipelines.pagetype.classify_page), each on a
+small hand-written page, decided with a stand-in model so that only the rule under test can
+change the outcome."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelines.document import load_document
+from pipelines.pagetype import LINKED_HEADINGS, classify_page
+from pipelines.pagetype.page_features import PageScan, linked_headings, visible_dates
+from pipelines.params import PAGE_TYPE, PageTypeParams
+from pipelines.process import keeps_body
+from pipelines.results import PageTypeDecision
+
+
+class _Model:
+    """A stand-in model that ranks `ranked` whatever the page."""
+
+    features: frozenset[str] = frozenset()
+
+    def __init__(self, ranked: list[tuple[str, float]]) -> None:
+        self.ranked = ranked
+
+    def rank(self, features: dict[str, float]) -> list[tuple[str, float]]:
+        return self.ranked
+
+
+def _decide(html: str, url: str | None, ranked: list[tuple[str, float]],
+            params: PageTypeParams = PAGE_TYPE) -> PageTypeDecision:
+    doc = load_document(html.encode("utf-8"), url)
+    return classify_page(doc, params=params, model=_Model(ranked))  # type: ignore[arg-type]
+
+
+_MENU = ('<div class="nav"><a href="/">Home</a> <a href="/archives/">Archives</a> '
+         '<a href="/tags/">Tags</a> <a href="/about/">About</a></div>')
+_SIDEBAR = '<ul class="side">{}</ul>'.format("".join(
+    f'<li><a href="/tags/topic-{n}/">topic {n}</a></li>' for n in range(12)))
+
+# (a) A page of links whose only date is the one its theme stamps in a meta tag.
+ABOUT_LINKS = f"""<html><head><title>Friends</title>
+<meta property="article:published_time" content="2021-03-04T10:00:00+08:00"></head><body>
+{_MENU}<h1>Friends</h1><ul>{"".join(
+    f'<li><a href="https://friend{n}.example.org/">A friend of this blog, number {n}</a></li>'
+    for n in range(10))}</ul>{_SIDEBAR}</body></html>"""
+
+
+def test_a_date_only_in_the_head_does_not_make_an_article() -> None:
+    url = "https://blog.example.org/friends/"
+    ranked = [("list", 0.55), ("other", 0.30), ("blog", 0.15)]
+    decision = _decide(ABOUT_LINKS, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("list", "classifier")
+    # the head's declaration alone decided it before the rule
+    alone = _decide(ABOUT_LINKS, url, ranked, PageTypeParams(declared_needs_body_dates=0))
+    assert (alone.page_type, alone.decided_by) == ("blog", "declared_publication")
+    # a date the reader sees, with the declaration, still keeps the page an article
+    dated = ABOUT_LINKS.replace("<h1>Friends</h1>", "<h1>Friends</h1><p>2021-03-04</p>")
+    assert _decide(dated, url, ranked).decided_by == "declared_publication"
+
+
+def _post(n: int) -> str:
+    return (f'<div class="post"><h2 class="title"><a href="/2020/05/post-number-{n}/">'
+            f"Notes on building a crawler, part {n}</a></h2>"
+            f"<p>This part looks at how the crawler reads its pages and what it keeps of "
+            f"them; it is the {n}th of a series of notes on the subject, written while "
+            f"the crawler was being built.</p></div>")
+
+
+# (b) A tag page whose posts are linked h2 headings (no dates shown, an excerpt each).
+TAG_PAGE = f"""<html><head><title>Tag: crawler</title></head><body>{_MENU}
+<h1>Posts tagged crawler</h1>{"".join(_post(n) for n in range(1, 6))}{_SIDEBAR}</body></html>"""
+
+
+def test_a_page_of_linked_headings_is_a_list_when_the_model_is_unsure() -> None:
+    url = "https://blog.example.org/topics/crawler/"
+    ranked = [("blog", 0.50), ("list", 0.40), ("other", 0.10)]
+    decision = _decide(TAG_PAGE, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("list", LINKED_HEADINGS)
+    assert decision.confidence == pytest.approx(0.40)
+    assert keeps_body(decision)  # unsure: the text stays too, as an unsure list's does
+    off = _decide(TAG_PAGE, url, ranked, PageTypeParams(linked_headings_list=0))
+    assert off.page_type == "blog"
+    # a sure article stays one; so does a page whose two best guesses are not article and list
+    assert _decide(TAG_PAGE, url, [("blog", 0.85), ("list", 0.10), ("other", 0.05)]
+                   ).page_type == "blog"
+    assert _decide(TAG_PAGE, url, [("blog", 0.50), ("other", 0.40), ("list", 0.10)]
+                   ).page_type == "blog"
+
+
+# An article with a box of related stories under it: linked headings with no text of their own.
+RELATED_BOX = f"""<html><head><title>A post</title></head><body>{_MENU}
+<h1>Notes on building a crawler</h1><p>Posted on 2020-05-01</p>
+<p>{"The crawler reads each page once and keeps what the reader needs of it. " * 8}</p>
+<div class="related"><h3>Related stories</h3>{"".join(
+    f'<h2><a href="/2020/0{n}/another-story/">Another story about crawlers, number {n}</a></h2>'
+    for n in range(1, 7))}</div>{_SIDEBAR}</body></html>"""
+
+
+def test_linked_headings_count_links_to_other_pages_only() -> None:
+    url = "https://blog.example.org/topics/crawler/"
+    tag_page = load_document(TAG_PAGE.encode(), url).body
+    assert linked_headings(tag_page, url) == linked_headings(tag_page, url, 100) == 5
+    # a related box's headings head no text of their own
+    related = load_document(RELATED_BOX.encode(), url).body
+    assert (linked_headings(related, url), linked_headings(related, url, 100)) == (6, 0)
+    ranked = [("news", 0.55), ("list", 0.35), ("other", 0.10)]
+    assert _decide(RELATED_BOX, url, ranked).page_type == "news"
+    # a headline that links to its own page, or to a fragment, is an article's
+    own = ('<html><body><h1><a href="/2020/05/post/">A post</a></h1><h2><a href="#c">'
+           'Comments</a></h2><h2>Related: <a href="/x/">x</a> and more words here</h2>'
+           "</body></html>")
+    here = "https://blog.example.org/2020/05/post/"
+    assert linked_headings(load_document(own.encode(), here).body, here) == 0
+
+
+# (c) A lone blog post with one date: short, a long sidebar of links.
+LONE_POST = f"""<html><head><title>SSDC 2013</title></head><body>{_MENU}
+<h1>SSDC 2013</h1><p class="meta">Posted on 2013-11-18</p>
+<p>Slides of my talk at the conference are up; thanks to everyone who came.</p>
+{_SIDEBAR}{_SIDEBAR.replace("topic", "archive")}</body></html>"""
+
+
+def test_a_lone_post_is_an_article_when_the_model_leans_to_list() -> None:
+    url = "https://blog.example.org/blog/2013/11/18/ssdc2013/"
+    ranked = [("list", 0.55), ("blog", 0.35), ("other", 0.10)]
+    assert visible_dates(PageScan(load_document(LONE_POST.encode(), url).tree)) == 1
+    decision = _decide(LONE_POST, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("blog", "lone_post")
+    off = _decide(LONE_POST, url, ranked, PageTypeParams(lone_post_list_below=0.0))
+    assert off.page_type == "list"
+    # a sure list, a list with 'other' second, or a page of many dates stays a list
+    assert _decide(LONE_POST, url, [("list", 0.85), ("blog", 0.10), ("other", 0.05)]
+                   ).page_type == "list"
+    assert _decide(LONE_POST, url, [("list", 0.55), ("other", 0.35), ("blog", 0.10)]
+                   ).page_type == "list"
+    dated = LONE_POST.replace("</body>", "".join(
+        f"<p>Posted on 2013-11-{d:02d}</p>" for d in range(1, 4)) + "</body>")
+    assert _decide(dated, url, ranked).page_type == "list"
+    # and a page whose headings link away is no lone post
+    linked = LONE_POST.replace("<h1>SSDC 2013</h1>", _post(1))
+    assert _decide(linked, url, ranked).page_type == "list"

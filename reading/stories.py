@@ -55,7 +55,6 @@ _SEED = 20261127
 _GROUPING_LOCK = 20261128  # PostgreSQL advisory lock key: one grouping pass at a time
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
 NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and digits
-_ROWS_AT_ONCE = 50_000  # shingles hashed by every permutation at once (64 × 4 bytes each)
 
 
 @cache
@@ -89,26 +88,33 @@ def _signatures(letters: Sequence[str]) -> list[Signature | None]:
     owners, hashes = _shingle_hashes(letters)
     counts = np.bincount(owners, minlength=len(letters))
     found: list[Signature | None] = [None] * len(letters)
-    signed = np.flatnonzero(counts >= MIN_SHINGLES)
-    for group in np.array_split(signed, max(1, int(counts[signed].sum()) // _ROWS_AT_ONCE)):
-        if not len(group):
-            continue
-        rows = np.isin(owners, group)
-        values = _minima(hashes[rows], np.flatnonzero(np.diff(owners[rows], prepend=-1)))
-        for index, hashvalues in zip(group.tolist(), values, strict=True):
-            found[index] = Signature(hashvalues, int(counts[index]))
+    rows = counts[owners] >= MIN_SHINGLES
+    if not rows.any():
+        return found
+    values = _minima(hashes[rows], np.flatnonzero(np.diff(owners[rows], prepend=-1)))
+    for index, hashvalues in zip(np.flatnonzero(counts >= MIN_SHINGLES).tolist(), values,
+                                 strict=True):
+        found[index] = Signature(hashvalues, int(counts[index]))
     return found
 
 
 def _minima(hashes: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Per run of hashes (runs begin at `starts`), the minimum of each permutation of
-    datasketch's affine32 scheme: its MurmurHash3 fmix32 pre-mix, then a * h + b (mod 2³²)."""
+    datasketch's affine32 scheme: its MurmurHash3 fmix32 pre-mix, then a * h + b (mod 2³²).
+    A permutation at a time over the pass's hashes: one (hashes × PERMUTATIONS) array
+    reduced along its rows took 16 times as long (docs/BENCHMARKS.md, stories)."""
     mixed = hashes.astype(np.uint32)
     for shift, factor in ((16, 0x85EBCA6B), (13, 0xC2B2AE35), (16, 1)):
         mixed ^= mixed >> np.uint32(shift)
         mixed *= np.uint32(factor)
     a, b = _permutations()
-    return np.minimum.reduceat(mixed[:, None] * a + b, starts, axis=0)
+    minima = np.empty((len(starts), PERMUTATIONS), dtype=np.uint32)
+    permuted = np.empty_like(mixed)
+    for column in range(PERMUTATIONS):
+        np.multiply(mixed, a[column], out=permuted)
+        permuted += b[column]
+        minima[:, column] = np.minimum.reduceat(permuted, starts)
+    return minima
 
 
 def _shingle_hashes(letters: Sequence[str], sampled: bool = True

@@ -34,7 +34,7 @@ from models.bulk import add_counts, insert_rows, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
-from reading.story_text import StoryText, sentence_letters, story_text
+from reading.story_text import StoryText, story_texts
 
 SHINGLE_CHARACTERS = 5
 SHINGLE_SAMPLE = 4
@@ -269,9 +269,10 @@ def _bodies(session: Session, article_ids: Iterable[int]) -> dict[int, _Body]:
     rows = session.execute(
         select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
         .where(Article.id.in_(sorted(set(article_ids))))).all()
-    return {article_id: _Body(story_text(sentence_letters(normalise(body or "")), url),
-                              published_at)
-            for article_id, body, published_at, url in rows}
+    texts = story_texts([normalise(body or "") for _, body, _, _ in rows],
+                        [url for *_, url in rows])
+    return {article_id: _Body(text, published_at)
+            for (article_id, _, published_at, _), (_, text) in zip(rows, texts, strict=True)}
 
 
 def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
@@ -312,12 +313,13 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     pending = session.execute(
         query.order_by(Article.published_at.is_(None), Article.published_at, Article.id)
         .limit(limit)).all()
-    letters = [sentence_letters(normalise(body or "")) for _, body, _, _ in pending]
-    bodies = {article_id: _Body(story_text(text, url), published_at)
-              for (article_id, _, published_at, url), text in zip(pending, letters, strict=True)}
+    texts = story_texts([normalise(body or "") for _, body, _, _ in pending],
+                        [url for *_, url in pending])
+    bodies = {article_id: _Body(text, published_at)
+              for (article_id, _, published_at, _), (_, text) in zip(pending, texts, strict=True)}
     add_counts(session, StoryLine.__table__, "key", "pages",
                Counter(key for body in bodies.values() for key in set(body.text.keys)))
-    sigs = _signatures([text.replace("\n", "") for text in letters])
+    sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     known = _stored_by_bucket(session, (bucket for _, _, keys in signed
                                         for _, bucket in keys))

@@ -123,25 +123,27 @@ def _shingle_hashes(letters: Sequence[str], sampled: bool = True
     only), as (text index, hash) arrays sorted by text: a polynomial hash of each
     SHINGLE_CHARACTERS code points, mixed (MurmurHash3's finaliser). The texts are hashed as
     one array; a shingle that would run into the next text is dropped."""
-    lengths = np.array([len(text) for text in letters], dtype=np.int64)
+    ends = np.cumsum(np.fromiter(map(len, letters), dtype=np.int64, count=len(letters)))
     codes = np.frombuffer("".join(letters).encode("utf-32-le"), dtype=np.uint32
                           ).astype(np.uint64)
     count = len(codes) - SHINGLE_CHARACTERS + 1
     if count <= 0:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint64)
-    hashes = np.zeros(count, dtype=np.uint64)
-    for offset in range(SHINGLE_CHARACTERS):
-        hashes = hashes * np.uint64(1_000_003) + codes[offset:offset + count]
+    hashes = codes[:count].copy()  # in place from here: a pass's texts are millions long
+    for offset in range(1, SHINGLE_CHARACTERS):
+        hashes *= np.uint64(1_000_003)
+        hashes += codes[offset:offset + count]
+    shifted = np.empty_like(hashes)
     for shift, factor in ((33, 0xFF51AFD7ED558CCD), (33, 0xC4CEB9FE1A85EC53), (33, 1)):
-        hashes ^= hashes >> np.uint64(shift)
+        hashes ^= np.right_shift(hashes, np.uint64(shift), out=shifted)
         hashes *= np.uint64(factor)
-    top = hashes >> np.uint64(32)
-    owners = np.repeat(np.arange(len(letters)), lengths)[:count]
-    ends = np.cumsum(lengths)[owners]
-    kept = np.arange(count) + SHINGLE_CHARACTERS <= ends
-    if sampled:
-        kept &= top <= _SAMPLED
-    keys = np.sort((owners[kept].astype(np.uint64) << np.uint64(32)) | top[kept])
+    top = np.right_shift(hashes, np.uint64(32), out=shifted)
+    kept = top <= _SAMPLED if sampled else np.ones(count, dtype=bool)
+    across = (ends[:, None] - np.arange(1, SHINGLE_CHARACTERS)).ravel()  # into the next text
+    kept[across[(across >= 0) & (across < count)]] = False
+    owners = np.repeat(np.arange(len(ends), dtype=np.uint64), np.diff(ends, prepend=0)
+                       )[:count][kept]
+    keys = np.sort((owners << np.uint64(32)) | top[kept])
     distinct = np.ones(len(keys), dtype=bool)  # np.unique's hash table (NumPy 2.3+) takes
     distinct[1:] = keys[1:] != keys[:-1]  # 15 times as long as this sort for these keys
     keys = keys[distinct]

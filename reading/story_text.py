@@ -71,13 +71,16 @@ def story_texts(normalised: Sequence[str], urls: Sequence[str]
 
 
 def _keyed(letters: str, digitless: str, url: str) -> StoryText:
-    """A body's distinct sentences, keyed with its site and their `digitless` letters."""
+    """A body's distinct sentences, keyed with its site and their `digitless` letters (a
+    sentence's letters decide its digitless ones: the first of equal sentences is kept). A
+    key is a signed 64-bit BLAKE2b digest of the site, a line break and the letters (a
+    BIGINT column's range)."""
+    found = dict(zip(letters.split("\n"), digitless.split("\n"), strict=True))
+    found.pop("", None)
     site = f"{site_of(url)}\n".encode()
-    found: dict[str, int] = {}
-    for sentence, keyed in zip(letters.split("\n"), digitless.split("\n"), strict=True):
-        if sentence and sentence not in found:
-            found[sentence] = _key(site, keyed)
-    return StoryText(tuple(found), tuple(found.values()))
+    return StoryText(tuple(found), tuple(
+        int.from_bytes(blake2b(site + keyed.encode(), digest_size=8).digest(), "little",
+                       signed=True) for keyed in found.values()))
 
 
 def _letters(normalised: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -112,15 +115,15 @@ def _letters(normalised: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def _learn(codes: np.ndarray) -> None:
-    """Class code points not seen before (`_classes`), by the patterns themselves."""
-    for code in np.unique(codes).tolist():
-        character = chr(code)
-        _classes[code] = sum(flag for flag, pattern in _CLASS_PATTERNS
-                             if pattern.match(character))
-
-
-def _key(site: bytes, letters: str) -> int:
-    """A signed 64-bit key of a site's sentence (`site`: its name and a line break; a BIGINT
-    column's range)."""
-    digest = blake2b(site + letters.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little", signed=True)
+    """Class code points not seen before (`_classes`), by the patterns themselves: each
+    pattern marks what it matches in one string of them (as U+0001, which none matches)."""
+    seen = np.zeros(len(_classes), dtype=bool)  # np.unique's hash table is slower here
+    seen[codes] = True
+    new = np.flatnonzero(seen).astype(np.uint32)
+    every = new.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    classes = np.zeros(len(new), dtype=np.uint8)
+    for flag, pattern in _CLASS_PATTERNS:
+        marked = np.frombuffer(pattern.sub("\x01", every).encode("utf-32-le", "surrogatepass"),
+                               dtype=np.uint32)
+        classes[(marked == 1) & (new != 1)] |= flag
+    _classes[new] = classes

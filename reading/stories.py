@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -266,8 +266,10 @@ def _naive(moment: datetime) -> datetime:
     return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
 
 
-def _bodies(session: Session, article_ids: Iterable[int]) -> dict[int, _Body]:
+def _bodies(session: Session, article_ids: Collection[int]) -> dict[int, _Body]:
     """The stored articles' bodies (article id → body), read again to be confirmed on."""
+    if not article_ids:
+        return {}
     rows = session.execute(
         select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
         .where(Article.id.in_(sorted(set(article_ids))))).all()
@@ -282,6 +284,33 @@ def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
     keys = sorted({key for body in bodies for key in body.text.keys})
     return {key for key, in select_in(session, StoryLine.__table__, ("key",), "key", keys,
                                       f"pages >= {int(TEMPLATE_PAGES)}")}
+
+
+def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int, _Body]
+               ) -> dict[int, int]:
+    """Each article's first likely copy (article id → its candidates, in order) that
+    `is_copy` confirms. Candidates are tried in rounds, the first of each article's, then
+    the next of those not confirmed: a body is read (stored candidates, into `bodies`), its
+    template looked up and its shingles hashed only when it is compared (most articles'
+    first candidate is their copy; docs/BENCHMARKS.md, stories)."""
+    found: dict[int, int] = {}
+    distinct: dict[int, _Distinct] = {}
+    trying = [article_id for article_id, others in likely.items() if others]
+    rank = 0
+    while trying:
+        pairs = [(article_id, likely[article_id][rank]) for article_id in trying]
+        needed = {article_id for pair in pairs for article_id in pair} - distinct.keys()
+        bodies |= _bodies(session, needed - bodies.keys())
+        compared = {article_id: bodies[article_id] for article_id in needed}
+        distinct |= _distinct(compared, _template(session, compared.values()))
+        trying = []
+        for article_id, other in pairs:
+            if is_copy(distinct[article_id], distinct[other]):
+                found[article_id] = other
+            elif rank + 1 < len(likely[article_id]):
+                trying.append(article_id)
+        rank += 1
+    return found
 
 
 def _take_turn(session: Session) -> None:
@@ -333,21 +362,16 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
                 for other, candidate in known.get(bucket, {}).items()})
             for _, bucket in keys:  # later articles of this pass see this one
                 known.setdefault(bucket, {})[article_id] = _Candidate(None, sig)
-    bodies |= _bodies(session, {other for others in likely.values() for other in others
-                                if other not in bodies})
-    involved = {article_id: bodies[article_id] for article_id in
-                {article for article, others in likely.items() if others}
-                | {other for others in likely.values() for other in others}}
-    distinct = _distinct(involved, _template(session, involved.values()))
+    confirmed = _confirmed(session, likely, bodies)
     stored_story = {other: candidate.story_id for by_article in known.values()
                     for other, candidate in by_article.items() if candidate.story_id is not None}
     story_of: dict[int, int] = {}
     stories: list[tuple[int, int, bytes | None, int]] = []
     bands: list[tuple[int, int, int]] = []
     for article_id, sig, keys in signed:
-        story_of[article_id] = next(
-            (story_of.get(other) or stored_story[other] for other in likely.get(article_id, ())
-             if is_copy(distinct[article_id], distinct[other])), article_id)
+        other = confirmed.get(article_id)
+        story_of[article_id] = (article_id if other is None
+                                else story_of.get(other) or stored_story[other])
         bands += [(article_id, band, bucket) for band, bucket in keys]
         stories.append((article_id, story_of[article_id], sig.to_bytes() if sig else None,
                         sig.shingles if sig else 0))

@@ -235,15 +235,22 @@ class _Distinct:
 
     shingles: np.ndarray
     published_at: datetime | None
+    numbered: dict[int, str]  # its sentences holding digits, by key (template ones too)
 
 
 def is_copy(first: _Distinct, second: _Distinct) -> bool:
     """Whether two candidates are one story: published within COPY_WINDOW (when both
-    dates are known) and, without their sites' template sentences, the shorter still has
-    MIN_DISTINCT_SHINGLES shingles, COPY_CONTAINMENT of them in the other (all of the
-    shingles: a pair's few thousand, where a sample of a short text is noisy)."""
+    dates are known), no sentence of one site that both hold with other numbers (one form
+    filled twice: a moved-topic notice pointing at another topic, a yearly call, a
+    report's figures; a repost keeps its numbers) and, without their sites' template
+    sentences, the shorter still has MIN_DISTINCT_SHINGLES shingles, COPY_CONTAINMENT of
+    them in the other (all of the shingles: a pair's few thousand, where a sample of a
+    short text is noisy)."""
     if (first.published_at and second.published_at
             and abs(_naive(first.published_at) - _naive(second.published_at)) > COPY_WINDOW):
+        return False
+    if any(second.numbered.get(key, sentence) != sentence
+           for key, sentence in first.numbered.items()):
         return False
     smaller = min(len(first.shingles), len(second.shingles))
     return (smaller >= MIN_DISTINCT_SHINGLES
@@ -258,7 +265,8 @@ def _distinct(bodies: dict[int, _Body], template: set[int]) -> dict[int, _Distin
                                      sampled=False)
     starts = np.searchsorted(owners, np.arange(len(ids) + 1))
     return {article_id: _Distinct(hashes[starts[n]:starts[n + 1]], bodies[article_id]
-                                  .published_at) for n, article_id in enumerate(ids)}
+                                  .published_at, bodies[article_id].text.numbered())
+            for n, article_id in enumerate(ids)}
 
 
 def _naive(moment: datetime) -> datetime:

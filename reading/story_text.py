@@ -42,6 +42,12 @@ class StoryText:
         return "".join(sentence for sentence, key in zip(self.sentences, self.keys, strict=True)
                        if key not in template)
 
+    def numbered(self) -> dict[int, str]:
+        """The sentences holding digits, by key: two pages of a site holding one sentence
+        with other numbers are one form filled twice, not one text."""
+        return {key: sentence for sentence, key in zip(self.sentences, self.keys, strict=True)
+                if _DIGITS.search(sentence)}
+
 
 def site_of(url: str) -> str:
     """The site a page belongs to: its host, without a leading www."""

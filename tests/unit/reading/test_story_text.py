@@ -21,6 +21,14 @@ def test_a_sentence_s_key_names_its_site_and_leaves_its_digits_out() -> None:
     assert first.without(template) == "版本21发布thanks"
 
 
+def test_the_sentences_holding_digits_are_kept_with_their_numbers_by_key() -> None:
+    first = _sentences("Moved. Find it at topic=395.0. Thanks!", "http://forum.example.org/1")
+    second = _sentences("Moved. Find it at topic=393.0. Thanks!", "http://forum.example.org/2")
+    assert list(first.numbered().values()) == ["finditattopic3950"]
+    assert first.numbered().keys() == second.numbered().keys()
+    assert first.numbered() != second.numbered()
+
+
 def test_a_site_is_its_host_without_www() -> None:
     assert site_of("https://www.News.cn/politics/1.htm") == "news.cn"
     assert site_of("http://portal-a.example.cn:8080/x") == "portal-a.example.cn"

@@ -368,8 +368,9 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
             likely[article_id] = likely_copies(sig, {
                 other: candidate for _, bucket in keys
                 for other, candidate in known.get(bucket, {}).items()})
+            candidate = _Candidate(None, sig)
             for _, bucket in keys:  # later articles of this pass see this one
-                known.setdefault(bucket, {})[article_id] = _Candidate(None, sig)
+                known.setdefault(bucket, {})[article_id] = candidate
     confirmed = _confirmed(session, likely, bodies)
     stored_story = {other: candidate.story_id for by_article in known.values()
                     for other, candidate in by_article.items() if candidate.story_id is not None}

@@ -13,7 +13,8 @@ Pages of one site also share whole sentences that are no story (a notice, a code
 comment policy), and a site's yearly notice repeats last year's: a candidate the
 signatures find is a copy only when the texts, without the sentences their sites repeat on
 many pages (reading/story_text.py), still share most of the shorter one's shingles, enough
-of them, and were published within COPY_WINDOW of each other.
+of them, were published within COPY_WINDOW of each other, and hold no sentence of their
+site with other numbers (one form filled twice: a moved-topic notice for another topic).
 """
 
 from __future__ import annotations

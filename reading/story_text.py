@@ -75,7 +75,6 @@ def story_texts(normalised: Sequence[str], urls: Sequence[str]
             in zip(*_letters(normalised), urls, strict=True)]
 
 
-
 def _keyed(letters: str, digitless: str, url: str) -> StoryText:
     """A body's distinct sentences, keyed with its site and their `digitless` letters (a
     sentence's letters decide its digitless ones: the first of equal sentences is kept). A

@@ -56,7 +56,7 @@ def _sqlite_rows(session: Session, table: Table, columns: Sequence[str],
     session.connection().exec_driver_sql(
         f"INSERT INTO {table.name} ({', '.join(columns)}) "
         f"VALUES ({', '.join('?' for _ in columns)})",
-        [_processed(row, processors) for row in rows])
+        [_processed(row, processors) for row in rows] if processors else rows)
 
 
 def _processed(row: Sequence[Any], processors: list[tuple[int, Any]]) -> tuple[Any, ...]:

@@ -13,14 +13,15 @@ Pages of one site also share whole sentences that are no story (a notice, a code
 comment policy), and a site's yearly notice repeats last year's: a candidate the
 signatures find is a copy only when the texts, without the sentences their sites repeat on
 many pages (reading/story_text.py), still share most of the shorter one's shingles, enough
-of them, and were published within COPY_WINDOW of each other.
+of them, were published within COPY_WINDOW of each other, and hold no sentence of their
+site with other numbers (one form filled twice: a moved-topic notice for another topic).
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -34,7 +35,7 @@ from models.bulk import add_counts, insert_rows, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
-from reading.story_text import StoryText, sentence_letters, story_text
+from reading.story_text import StoryText, story_texts
 
 SHINGLE_CHARACTERS = 5
 SHINGLE_SAMPLE = 4
@@ -55,7 +56,6 @@ _SEED = 20261127
 _GROUPING_LOCK = 20261128  # PostgreSQL advisory lock key: one grouping pass at a time
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
 NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and digits
-_ROWS_AT_ONCE = 50_000  # shingles hashed by every permutation at once (64 × 4 bytes each)
 
 
 @cache
@@ -89,26 +89,33 @@ def _signatures(letters: Sequence[str]) -> list[Signature | None]:
     owners, hashes = _shingle_hashes(letters)
     counts = np.bincount(owners, minlength=len(letters))
     found: list[Signature | None] = [None] * len(letters)
-    signed = np.flatnonzero(counts >= MIN_SHINGLES)
-    for group in np.array_split(signed, max(1, int(counts[signed].sum()) // _ROWS_AT_ONCE)):
-        if not len(group):
-            continue
-        rows = np.isin(owners, group)
-        values = _minima(hashes[rows], np.flatnonzero(np.diff(owners[rows], prepend=-1)))
-        for index, hashvalues in zip(group.tolist(), values, strict=True):
-            found[index] = Signature(hashvalues, int(counts[index]))
+    rows = counts[owners] >= MIN_SHINGLES
+    if not rows.any():
+        return found
+    values = _minima(hashes[rows], np.flatnonzero(np.diff(owners[rows], prepend=-1)))
+    for index, hashvalues in zip(np.flatnonzero(counts >= MIN_SHINGLES).tolist(), values,
+                                 strict=True):
+        found[index] = Signature(hashvalues, int(counts[index]))
     return found
 
 
 def _minima(hashes: np.ndarray, starts: np.ndarray) -> np.ndarray:
     """Per run of hashes (runs begin at `starts`), the minimum of each permutation of
-    datasketch's affine32 scheme: its MurmurHash3 fmix32 pre-mix, then a * h + b (mod 2³²)."""
+    datasketch's affine32 scheme: its MurmurHash3 fmix32 pre-mix, then a * h + b (mod 2³²).
+    A permutation at a time over the pass's hashes: one (hashes × PERMUTATIONS) array
+    reduced along its rows took 16 times as long (docs/BENCHMARKS.md, stories)."""
     mixed = hashes.astype(np.uint32)
     for shift, factor in ((16, 0x85EBCA6B), (13, 0xC2B2AE35), (16, 1)):
         mixed ^= mixed >> np.uint32(shift)
         mixed *= np.uint32(factor)
     a, b = _permutations()
-    return np.minimum.reduceat(mixed[:, None] * a + b, starts, axis=0)
+    minima = np.empty((len(starts), PERMUTATIONS), dtype=np.uint32)
+    permuted = np.empty_like(mixed)
+    for column in range(PERMUTATIONS):
+        np.multiply(mixed, a[column], out=permuted)
+        permuted += b[column]
+        minima[:, column] = np.minimum.reduceat(permuted, starts)
+    return minima
 
 
 def _shingle_hashes(letters: Sequence[str], sampled: bool = True
@@ -117,25 +124,27 @@ def _shingle_hashes(letters: Sequence[str], sampled: bool = True
     only), as (text index, hash) arrays sorted by text: a polynomial hash of each
     SHINGLE_CHARACTERS code points, mixed (MurmurHash3's finaliser). The texts are hashed as
     one array; a shingle that would run into the next text is dropped."""
-    lengths = np.array([len(text) for text in letters], dtype=np.int64)
+    ends = np.cumsum(np.fromiter(map(len, letters), dtype=np.int64, count=len(letters)))
     codes = np.frombuffer("".join(letters).encode("utf-32-le"), dtype=np.uint32
                           ).astype(np.uint64)
     count = len(codes) - SHINGLE_CHARACTERS + 1
     if count <= 0:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint64)
-    hashes = np.zeros(count, dtype=np.uint64)
-    for offset in range(SHINGLE_CHARACTERS):
-        hashes = hashes * np.uint64(1_000_003) + codes[offset:offset + count]
+    hashes = codes[:count].copy()  # in place from here: a pass's texts are millions long
+    for offset in range(1, SHINGLE_CHARACTERS):
+        hashes *= np.uint64(1_000_003)
+        hashes += codes[offset:offset + count]
+    shifted = np.empty_like(hashes)
     for shift, factor in ((33, 0xFF51AFD7ED558CCD), (33, 0xC4CEB9FE1A85EC53), (33, 1)):
-        hashes ^= hashes >> np.uint64(shift)
+        hashes ^= np.right_shift(hashes, np.uint64(shift), out=shifted)
         hashes *= np.uint64(factor)
-    top = hashes >> np.uint64(32)
-    owners = np.repeat(np.arange(len(letters)), lengths)[:count]
-    ends = np.cumsum(lengths)[owners]
-    kept = np.arange(count) + SHINGLE_CHARACTERS <= ends
-    if sampled:
-        kept &= top <= _SAMPLED
-    keys = np.sort((owners[kept].astype(np.uint64) << np.uint64(32)) | top[kept])
+    top = np.right_shift(hashes, np.uint64(32), out=shifted)
+    kept = top <= _SAMPLED if sampled else np.ones(count, dtype=bool)
+    across = (ends[:, None] - np.arange(1, SHINGLE_CHARACTERS)).ravel()  # into the next text
+    kept[across[(across >= 0) & (across < count)]] = False
+    owners = np.repeat(np.arange(len(ends), dtype=np.uint64), np.diff(ends, prepend=0)
+                       )[:count][kept]
+    keys = np.sort((owners << np.uint64(32)) | top[kept])
     distinct = np.ones(len(keys), dtype=bool)  # np.unique's hash table (NumPy 2.3+) takes
     distinct[1:] = keys[1:] != keys[:-1]  # 15 times as long as this sort for these keys
     keys = keys[distinct]
@@ -227,15 +236,22 @@ class _Distinct:
 
     shingles: np.ndarray
     published_at: datetime | None
+    numbered: dict[int, str]  # its sentences holding digits, by key (template ones too)
 
 
 def is_copy(first: _Distinct, second: _Distinct) -> bool:
     """Whether two candidates are one story: published within COPY_WINDOW (when both
-    dates are known) and, without their sites' template sentences, the shorter still has
-    MIN_DISTINCT_SHINGLES shingles, COPY_CONTAINMENT of them in the other (all of the
-    shingles: a pair's few thousand, where a sample of a short text is noisy)."""
+    dates are known), no sentence of one site that both hold with other numbers (one form
+    filled twice: a moved-topic notice pointing at another topic, a yearly call, a
+    report's figures; a repost keeps its numbers) and, without their sites' template
+    sentences, the shorter still has MIN_DISTINCT_SHINGLES shingles, COPY_CONTAINMENT of
+    them in the other (all of the shingles: a pair's few thousand, where a sample of a
+    short text is noisy)."""
     if (first.published_at and second.published_at
             and abs(_naive(first.published_at) - _naive(second.published_at)) > COPY_WINDOW):
+        return False
+    if any(second.numbered.get(key, sentence) != sentence
+           for key, sentence in first.numbered.items()):
         return False
     smaller = min(len(first.shingles), len(second.shingles))
     return (smaller >= MIN_DISTINCT_SHINGLES
@@ -250,7 +266,8 @@ def _distinct(bodies: dict[int, _Body], template: set[int]) -> dict[int, _Distin
                                      sampled=False)
     starts = np.searchsorted(owners, np.arange(len(ids) + 1))
     return {article_id: _Distinct(hashes[starts[n]:starts[n + 1]], bodies[article_id]
-                                  .published_at) for n, article_id in enumerate(ids)}
+                                  .published_at, bodies[article_id].text.numbered())
+            for n, article_id in enumerate(ids)}
 
 
 def _naive(moment: datetime) -> datetime:
@@ -258,14 +275,17 @@ def _naive(moment: datetime) -> datetime:
     return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
 
 
-def _bodies(session: Session, article_ids: Iterable[int]) -> dict[int, _Body]:
+def _bodies(session: Session, article_ids: Collection[int]) -> dict[int, _Body]:
     """The stored articles' bodies (article id → body), read again to be confirmed on."""
+    if not article_ids:
+        return {}
     rows = session.execute(
         select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
         .where(Article.id.in_(sorted(set(article_ids))))).all()
-    return {article_id: _Body(story_text(sentence_letters(normalise(body or "")), url),
-                              published_at)
-            for article_id, body, published_at, url in rows}
+    texts = story_texts([normalise(body or "") for _, body, _, _ in rows],
+                        [url for *_, url in rows])
+    return {article_id: _Body(text, published_at)
+            for (article_id, _, published_at, _), (_, text) in zip(rows, texts, strict=True)}
 
 
 def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
@@ -273,6 +293,33 @@ def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
     keys = sorted({key for body in bodies for key in body.text.keys})
     return {key for key, in select_in(session, StoryLine.__table__, ("key",), "key", keys,
                                       f"pages >= {int(TEMPLATE_PAGES)}")}
+
+
+def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int, _Body]
+               ) -> dict[int, int]:
+    """Each article's first likely copy (article id → its candidates, in order) that
+    `is_copy` confirms. Candidates are tried in rounds, the first of each article's, then
+    the next of those not confirmed: a body is read (stored candidates, into `bodies`), its
+    template looked up and its shingles hashed only when it is compared (most articles'
+    first candidate is their copy; docs/BENCHMARKS.md, stories)."""
+    found: dict[int, int] = {}
+    distinct: dict[int, _Distinct] = {}
+    trying = [article_id for article_id, others in likely.items() if others]
+    rank = 0
+    while trying:
+        pairs = [(article_id, likely[article_id][rank]) for article_id in trying]
+        needed = {article_id for pair in pairs for article_id in pair} - distinct.keys()
+        bodies |= _bodies(session, needed - bodies.keys())
+        compared = {article_id: bodies[article_id] for article_id in needed}
+        distinct |= _distinct(compared, _template(session, compared.values()))
+        trying = []
+        for article_id, other in pairs:
+            if is_copy(distinct[article_id], distinct[other]):
+                found[article_id] = other
+            elif rank + 1 < len(likely[article_id]):
+                trying.append(article_id)
+        rank += 1
+    return found
 
 
 def _take_turn(session: Session) -> None:
@@ -306,12 +353,13 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     pending = session.execute(
         query.order_by(Article.published_at.is_(None), Article.published_at, Article.id)
         .limit(limit)).all()
-    letters = [sentence_letters(normalise(body or "")) for _, body, _, _ in pending]
-    bodies = {article_id: _Body(story_text(text, url), published_at)
-              for (article_id, _, published_at, url), text in zip(pending, letters, strict=True)}
+    texts = story_texts([normalise(body or "") for _, body, _, _ in pending],
+                        [url for *_, url in pending])
+    bodies = {article_id: _Body(text, published_at)
+              for (article_id, _, published_at, _), (_, text) in zip(pending, texts, strict=True)}
     add_counts(session, StoryLine.__table__, "key", "pages",
                Counter(key for body in bodies.values() for key in set(body.text.keys)))
-    sigs = _signatures([text.replace("\n", "") for text in letters])
+    sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     known = _stored_by_bucket(session, (bucket for _, _, keys in signed
                                         for _, bucket in keys))
@@ -321,23 +369,19 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
             likely[article_id] = likely_copies(sig, {
                 other: candidate for _, bucket in keys
                 for other, candidate in known.get(bucket, {}).items()})
+            candidate = _Candidate(None, sig)
             for _, bucket in keys:  # later articles of this pass see this one
-                known.setdefault(bucket, {})[article_id] = _Candidate(None, sig)
-    bodies |= _bodies(session, {other for others in likely.values() for other in others
-                                if other not in bodies})
-    involved = {article_id: bodies[article_id] for article_id in
-                {article for article, others in likely.items() if others}
-                | {other for others in likely.values() for other in others}}
-    distinct = _distinct(involved, _template(session, involved.values()))
+                known.setdefault(bucket, {})[article_id] = candidate
+    confirmed = _confirmed(session, likely, bodies)
     stored_story = {other: candidate.story_id for by_article in known.values()
                     for other, candidate in by_article.items() if candidate.story_id is not None}
     story_of: dict[int, int] = {}
     stories: list[tuple[int, int, bytes | None, int]] = []
     bands: list[tuple[int, int, int]] = []
     for article_id, sig, keys in signed:
-        story_of[article_id] = next(
-            (story_of.get(other) or stored_story[other] for other in likely.get(article_id, ())
-             if is_copy(distinct[article_id], distinct[other])), article_id)
+        other = confirmed.get(article_id)
+        story_of[article_id] = (article_id if other is None
+                                else story_of.get(other) or stored_story[other])
         bands += [(article_id, band, bucket) for band, bucket in keys]
         stories.append((article_id, story_of[article_id], sig.to_bytes() if sig else None,
                         sig.shingles if sig else 0))

@@ -12,16 +12,21 @@ key leaves its digits out ("3、Fixed X" and "4、Fixed X" are one sentence).
 from __future__ import annotations
 
 import re
-from collections.abc import Set
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 from hashlib import blake2b
 from urllib.parse import urlsplit
 
+import numpy as np
+
 # A sentence ends at a line's end, at 。, ! and ? (NFKC reads ！？ so), and at a full stop
-# before a space; the marks are no letters, so they can become the line ends.
-_SENTENCE_END = re.compile(r"[!?]|\.\s")
-_NOT_LETTERS_OR_ENDS = re.compile(r"[^\w\n]+")  # and "_", replaced apart: a third faster
-_DIGITS = re.compile(r"\d+")
+# before a space (which goes with it); the marks are no letters, so they become line ends.
+# Each code point's class, as Python's `re` reads it, learnt as texts bring code points:
+_UNKNOWN, _LETTER, _DIGIT, _SPACE, _END = 0x80, 1, 2, 4, 8  # `\w` but "_"; `\d`; `\s`
+_CLASS_PATTERNS = ((_LETTER, re.compile(r"[^\W_]")), (_DIGIT, re.compile(r"\d")),
+                   (_SPACE, re.compile(r"\s")), (_END, re.compile(r"[\n。!?]")))
+_DIGITS = re.compile(r"\d+")  # `story_text` of letters found alone
+_classes = np.full(0x110000, _UNKNOWN, dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,12 @@ class StoryText:
         return "".join(sentence for sentence, key in zip(self.sentences, self.keys, strict=True)
                        if key not in template)
 
+    def numbered(self) -> dict[int, str]:
+        """The sentences holding digits, by key: two pages of a site holding one sentence
+        with other numbers are one form filled twice, not one text."""
+        return {key: sentence for sentence, key in zip(self.sentences, self.keys, strict=True)
+                if _DIGITS.search(sentence)}
+
 
 def site_of(url: str) -> str:
     """The site a page belongs to: its host, without a leading www."""
@@ -45,25 +56,79 @@ def site_of(url: str) -> str:
 
 def sentence_letters(normalised: str) -> str:
     """The letters and digits of a body (as `normalise` gives it), a line break at each
-    sentence's end: its shingles' text (without the breaks) and its sentences'. Three
-    substitutions over the whole text, not some a sentence: a body has dozens."""
-    marked = _SENTENCE_END.sub("\n", normalised.replace("。", "\n"))
-    return _NOT_LETTERS_OR_ENDS.sub("", marked).replace("_", "")
+    sentence's end: its shingles' text (without the breaks) and its sentences'."""
+    return _letters([normalised])[0][0]
 
 
 def story_text(letters: str, url: str) -> StoryText:
     """The sentences of a body's `sentence_letters` keyed with the site of `url` (see the
     module's docstring)."""
-    site = site_of(url)
-    found: dict[str, int] = {}
-    for sentence, keyed in zip(letters.split("\n"), _DIGITS.sub("", letters).split("\n"),
-                               strict=True):
-        if sentence and sentence not in found:
-            found[sentence] = _key(site, keyed)
-    return StoryText(tuple(found), tuple(found.values()))
+    return _keyed(letters, _DIGITS.sub("", letters), url)
 
 
-def _key(site: str, letters: str) -> int:
-    """A signed 64-bit key of a site's sentence (a BIGINT column's range)."""
-    digest = blake2b(f"{site}\n{letters}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little", signed=True)
+def story_texts(normalised: Sequence[str], urls: Sequence[str]
+                ) -> list[tuple[str, StoryText]]:
+    """Each body's (as `normalise` gives it) `sentence_letters` and `story_text` with the
+    site of its URL, the letters of all the bodies found in a few array operations (three
+    substitutions a body cost more than keying its sentences)."""
+    return [(text, _keyed(text, digitless, url)) for text, digitless, url
+            in zip(*_letters(normalised), urls, strict=True)]
+
+
+def _keyed(letters: str, digitless: str, url: str) -> StoryText:
+    """A body's distinct sentences, keyed with its site and their `digitless` letters (a
+    sentence's letters decide its digitless ones: the first of equal sentences is kept). A
+    key is a signed 64-bit BLAKE2b digest of the site, a line break and the letters (a
+    BIGINT column's range)."""
+    found = dict(zip(letters.split("\n"), digitless.split("\n"), strict=True))
+    found.pop("", None)
+    site = f"{site_of(url)}\n".encode()
+    return StoryText(tuple(found), tuple(
+        int.from_bytes(blake2b(site + keyed.encode(), digest_size=8).digest(), "little",
+                       signed=True) for keyed in found.values()))
+
+
+def _letters(normalised: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Each text's letters and digits with a line break at each sentence's end, and the same
+    without the digits: the texts' code points as one array, classed by a table."""
+    lengths = np.fromiter(map(len, normalised), dtype=np.int64, count=len(normalised))
+    starts = np.cumsum(lengths) - lengths
+    codes = np.frombuffer("".join(normalised).encode("utf-32-le", "surrogatepass"),
+                          dtype=np.uint32)
+    classes = _classes[codes]
+    if (classes & _UNKNOWN).any():
+        _learn(codes[(classes & _UNKNOWN) != 0])
+        classes = _classes[codes]
+    ends = (classes & _END) != 0
+    dots = np.flatnonzero(codes[:-1] == ord("."))
+    dots = dots[(classes[dots + 1] & _SPACE) != 0]
+    dots = dots[np.isin(dots + 1, starts, invert=True)]  # no text's last to the next's first
+    ends[dots] = True
+    kept = ((classes & _LETTER) != 0) | ends
+    kept[dots + 1] = False  # the space after a full stop goes with it
+    marked = np.where(ends, np.uint32(ord("\n")), codes)
+    texts = []
+    for mask in (kept, kept & ((classes & _DIGIT) == 0)):
+        counts = np.zeros(len(lengths), dtype=np.int64)
+        filled = lengths > 0
+        counts[filled] = np.add.reduceat(mask, starts[filled], dtype=np.int64)
+        offsets = np.concatenate(([0], np.cumsum(counts))).tolist()
+        whole = marked[mask].tobytes().decode("utf-32-le", "surrogatepass")
+        texts.append([whole[start:end] for start, end in zip(offsets[:-1], offsets[1:],
+                                                                     strict=True)])
+    return texts[0], texts[1]
+
+
+def _learn(codes: np.ndarray) -> None:
+    """Class code points not seen before (`_classes`), by the patterns themselves: each
+    pattern marks what it matches in one string of them (as U+0001, which none matches)."""
+    seen = np.zeros(len(_classes), dtype=bool)  # np.unique's hash table is slower here
+    seen[codes] = True
+    new = np.flatnonzero(seen).astype(np.uint32)
+    every = new.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    classes = np.zeros(len(new), dtype=np.uint8)
+    for flag, pattern in _CLASS_PATTERNS:
+        marked = np.frombuffer(pattern.sub("\x01", every).encode("utf-32-le", "surrogatepass"),
+                               dtype=np.uint32)
+        classes[(marked == 1) & (new != 1)] |= flag
+    _classes[new] = classes

@@ -193,6 +193,25 @@ def test_notices_whose_own_text_is_one_short_line_are_no_story(session: Session)
     assert len(set(_stories(session, pages))) == 3
 
 
+def test_one_notice_filled_for_two_topics_is_no_story_but_a_double_post_with_numbers_is(
+        session: Session) -> None:
+    notice = ["This topic has been moved to the runtime board because it is a runtime related "
+              "topic and not a local language related topic.",
+              "We advise you to add runtime related and studio related topics in the defined "
+              "boards to allow a bigger community to participate.",
+              "Das Thema wurde in das Unterforum verschoben, weil es sich um ein Problem der "
+              "Laufzeitumgebung und nicht der länderspezifischen Anpassung handelt."]
+    pages = [_page(f"http://forum.example.org/topics/{number}.html", "MOVED", notice + [
+        f"You'll find the topic here: http://forum.example.org/index.php?topic={topic}.0"],
+        number) for number, topic in ((397, 395), (398, 393))]
+    pages += [_page(f"http://forum.example.org/topics/{number}.html", "5.0 安装失败",
+                    ["版本 5.0.0.14 安装到第 3 步失败。"] + OTHER[:2], number)
+              for number in (401, 402)]  # posted twice
+    stories = _stories(session, pages)
+    assert stories[0] != stories[1]
+    assert stories[2] == stories[3]
+
+
 def _grouped_in_own_pass(store_url: str) -> int:
     with sessionmaker(get_engine(store_url))() as session:
         grouped = group_new(session)

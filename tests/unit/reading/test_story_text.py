@@ -4,9 +4,11 @@ sentences' letters are the signature's."""
 
 from __future__ import annotations
 
+import re
+
 from models.search.terms import normalise
 from reading.stories import NOT_LETTERS
-from reading.story_text import StoryText, sentence_letters, site_of, story_text
+from reading.story_text import StoryText, sentence_letters, site_of, story_text, story_texts
 
 
 def test_a_sentence_s_key_names_its_site_and_leaves_its_digits_out() -> None:
@@ -19,6 +21,14 @@ def test_a_sentence_s_key_names_its_site_and_leaves_its_digits_out() -> None:
     assert not set(other_site.keys) & set(first.keys)
     template = set(second.keys)
     assert first.without(template) == "版本21发布thanks"
+
+
+def test_the_sentences_holding_digits_are_kept_with_their_numbers_by_key() -> None:
+    first = _sentences("Moved. Find it at topic=395.0. Thanks!", "http://forum.example.org/1")
+    second = _sentences("Moved. Find it at topic=393.0. Thanks!", "http://forum.example.org/2")
+    assert list(first.numbered().values()) == ["finditattopic3950"]
+    assert first.numbered().keys() == second.numbered().keys()
+    assert first.numbered() != second.numbered()
 
 
 def test_a_site_is_its_host_without_www() -> None:
@@ -34,3 +44,18 @@ def test_the_sentences_letters_are_the_text_s_letters() -> None:
 
 def _sentences(text: str, url: str) -> StoryText:
     return story_text(sentence_letters(normalise(text)), url)
+
+
+def test_bodies_found_together_are_each_as_found_alone_and_as_the_patterns_read_them(
+        ) -> None:
+    bodies = [normalise(text) for text in (
+        "版本 2.1 发布。\n1、修复了崩溃的问题", "", "Ends with a stop.",
+        " starts with a space. x_y", "Ελληνικά και Русский. ١٢٣ digits! 全角？ok",
+        "a.\nb..  c", "tab.\tnbsp.\u00a0em space.\u2003end.。")]
+    urls = [f"http://site{number % 2}.example/{number}" for number in range(len(bodies))]
+    assert story_texts(bodies, urls) == [
+        (sentence_letters(body), story_text(sentence_letters(body), url))
+        for body, url in zip(bodies, urls, strict=True)]
+    for body in bodies:  # the three substitutions the table stands for
+        marked = re.sub(r"[!?]|\.\s", "\n", body.replace("。", "\n"))
+        assert sentence_letters(body) == re.sub(r"[^\w\n]+", "", marked).replace("_", "")

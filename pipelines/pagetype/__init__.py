@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from functools import cache, lru_cache
 
 from pipelines.document import Document
 from pipelines.feeds import is_feed
@@ -69,7 +69,7 @@ def _by_route(ranked: list[tuple[str, float]]) -> list[tuple[str, float]]:
 
 
 def _declares_article(features: dict[str, float], scan: PageScan,
-                      params: PageTypeParams) -> bool:
+                      dates: Callable[[], int], params: PageTypeParams) -> bool:
     """The head declares a publication date, does not say the page is a website's index
     (og:type "website", which themes that date every page write on their indexes), and the
     page shows a date (`declared_needs_body_dates`): a date found only in <head> does not by
@@ -77,7 +77,7 @@ def _declares_article(features: dict[str, float], scan: PageScan,
     if not features.get(DECLARES_PUBLICATION) or "website" in scan.head.og_type:
         return False
     needed = params.declared_needs_body_dates
-    return needed <= 0 or visible_dates(scan) >= needed
+    return needed <= 0 or dates() >= needed
 
 
 def _prose_dominates(scan: PageScan, params: PageTypeParams) -> bool:
@@ -87,36 +87,31 @@ def _prose_dominates(scan: PageScan, params: PageTypeParams) -> bool:
     return prose.weight >= params.prose_block_bytes and prose.share >= params.prose_block_share
 
 
-def _linked(doc: Document, scan: PageScan, params: PageTypeParams) -> int:
-    """Headings that title a listed post (see page_features.linked_headings)."""
-    return linked_headings(scan.body, doc.url, params.linked_heading_text_bytes)
-
-
 def _between_article_and_list(routes: list[tuple[str, float]], below: float) -> bool:
     """The two best routes are article and list, and the best is below `below`."""
     return {c for c, _ in routes[:2]} == {ARTICLE, "list"} and routes[0][1] < below
 
 
-def _lists_posts(doc: Document, scan: PageScan, routes: list[tuple[str, float]],
+def _lists_posts(linked: Callable[[], int], routes: list[tuple[str, float]],
                  params: PageTypeParams) -> bool:
     """Unsure between article and list, with `linked_headings_list` headings that link to
     other pages (each a listed post's title): a list (a tag page, a digest of whole posts)."""
     return (params.linked_headings_list > 0
             and _between_article_and_list(routes, params.linked_headings_unsure)
-            and _linked(doc, scan, params) >= params.linked_headings_list)
+            and linked() >= params.linked_headings_list)
 
 
-def _lone_post(doc: Document, scan: PageScan, routes: list[tuple[str, float]],
-               params: PageTypeParams) -> bool:
+def _lone_post(linked: Callable[[], int], dates: Callable[[], int],
+               routes: list[tuple[str, float]], params: PageTypeParams) -> bool:
     """List the best route below `lone_post_list_below`, article the second, no heading that
     links away and one or two dates shown: one post (a short post with a long sidebar), not a
     list, whose items are dated one each."""
     if not (routes[0][0] == "list" and routes[1][0] == ARTICLE
             and routes[0][1] < params.lone_post_list_below):
         return False
-    if _linked(doc, scan, params):
+    if linked():
         return False
-    return params.lone_post_min_dates <= visible_dates(scan) <= params.lone_post_max_dates
+    return params.lone_post_min_dates <= dates() <= params.lone_post_max_dates
 
 
 def classify_page(
@@ -164,17 +159,20 @@ def classify_page(
     features, scan = scanned_features(doc, _wanted(model.features))
     ranked = model.rank(features)
     routes = _by_route(ranked)
+    # Each walks the page: counted at most once, and only when a rule asks.
+    dates = cache(lambda: visible_dates(scan))
+    linked = cache(lambda: linked_headings(scan.body, doc.url, params.linked_heading_text_bytes))
     best, confidence = routes[0]
     if best == ARTICLE:
         best = _best_article(ranked)[0]
-    if best not in ARTICLE_TYPES and _declares_article(features, scan, params):
+    if best not in ARTICLE_TYPES and _declares_article(features, scan, dates, params):
         return PageTypeDecision(*_best_article(ranked), "declared_publication", ranked[:2])
     if confidence < params.min_confidence:
         best = _unsure(best, [ARTICLE_TYPES[0] if c == ARTICLE else c for c, _ in routes[:2]])
     if best == "list" or best in ARTICLE_TYPES:
-        if _lists_posts(doc, scan, routes, params):
+        if _lists_posts(linked, routes, params):
             return PageTypeDecision("list", dict(routes)["list"], LINKED_HEADINGS, ranked[:2])
-        if best == "list" and _lone_post(doc, scan, routes, params):
+        if best == "list" and _lone_post(linked, dates, routes, params):
             return PageTypeDecision(*_best_article(ranked), "lone_post", ranked[:2])
     if best == "list" and _prose_dominates(scan, params):
         return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])

@@ -23,11 +23,12 @@ configured (crawler/settings.py: per-domain concurrency, AutoThrottle, the clust
 per-domain leases). The baseline is then a minimal Scrapy spider (bench/plain_spider.py)
 fetching the same URLs at the same concurrency and politeness; the pipeline runs with each
 of `--workers` (cluster mode, Redis and PostgreSQL) and, with `--stored N`, once more with
-one worker on a store already holding N generated pages (bench.search's loader), for the
-CPU a stored page costs as the store grows. PostgreSQL's CPU is that of the backends
-connected to the run's database; Redis is a server of the run's own (tests.services.OwnRedis,
-unless `--redis-url` is given), so its CPU is the crawl's alone. The machine's load average
-is printed before and after, and each mode's figures as soon as it is done.
+one worker on a store already holding N generated pages (a copy of bench.filled's kept
+template), for the CPU a stored page costs as the store grows. PostgreSQL's CPU is that of
+the backends connected to the run's database; Redis is a server of the run's own
+(tests.services.OwnRedis, unless `--redis-url` is given), so its CPU is the crawl's alone.
+The machine's load average is printed before and after, and each mode's figures as soon as
+it is done.
 
     python -m bench.crawl [--admin-url postgresql://postgres@127.0.0.1:5432/test]
                           [--scale K] [--repeat N] [--redis-url URL]
@@ -55,7 +56,7 @@ from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
-from bench.search import generate
+from bench.filled import filled_copy
 from crawler import settings as defaults
 from crawler.migrate import upgrade
 from models import Page, Source
@@ -233,30 +234,18 @@ def _wait(until: Callable[[], bool], every: float = 0.02, timeout: float = 600) 
 
 
 def _fresh_database(admin_url: str, stored: int = 0) -> str:
+    """A new database at the schema's head, empty or (`stored`) a copy of bench.filled's
+    template holding that many generated pages with articles, grouped into stories as a
+    crawl leaves them (else the measured crawl's passes would group the newest of them),
+    vacuumed and analysed (no autovacuum of the load runs within the measured window)."""
     name = f"bench_crawl_{uuid.uuid4().hex[:8]}"
+    if stored:
+        return filled_copy(stored, name, admin_url)
     with create_engine(admin_url, isolation_level="AUTOCOMMIT").connect() as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
     upgrade(url)
-    if stored:
-        _fill(url, stored)
     return url
-
-
-def _fill(url: str, pages: int) -> None:
-    """`pages` generated pages with articles in the store before the crawl (bench.search's
-    loader; hosts no demo site uses), grouped into stories as a crawl leaves them (else
-    the measured crawl's passes group the newest of them: docs/BENCHMARKS.md), the id
-    sequences moved past them, then vacuumed and analysed, so that no autovacuum of the
-    load runs within the measured window."""
-    generate(url, pages, group=True)
-    engine = create_engine(url, isolation_level="AUTOCOMMIT")
-    with engine.connect() as connection:
-        for table in ("page", "article"):
-            connection.execute(text(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                                    f"(SELECT max(id) FROM {table}))"))
-        connection.execute(text("VACUUM ANALYZE"))
-    engine.dispose()
 
 
 def _drop_database(admin_url: str, url: str) -> None:

@@ -1,0 +1,56 @@
+"""bench.filled: a store of N grouped articles filled once, kept as a template, copied."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from bench.filled import ensure_template, filled_copy, template_name
+
+
+@pytest.fixture
+def prefix(postgres_admin_url: str) -> Iterator[str]:
+    prefix = f"test_filled_{uuid.uuid4().hex[:8]}"
+    yield prefix
+    with create_engine(postgres_admin_url, isolation_level="AUTOCOMMIT").connect() as admin:
+        names = admin.execute(text("SELECT datname FROM pg_database WHERE datname LIKE :p"),
+                              {"p": f"{prefix}%"}).scalars().all()
+        for name in names:
+            admin.execute(text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+
+
+def _counts(url: str) -> tuple[int, int, int]:
+    with create_engine(url).connect() as connection:
+        return tuple(connection.execute(text(
+            "SELECT (SELECT count(*) FROM article), (SELECT count(*) FROM article_story),"
+            " (SELECT last_value FROM article_id_seq)")).one())
+
+
+def test_the_template_is_filled_once_grouped_and_copied(postgres_admin_url: str,
+                                                         prefix: str) -> None:
+    name = ensure_template(30, postgres_admin_url, prefix)
+    assert name == template_name(30, prefix)
+    copy = filled_copy(30, f"{prefix}_copy", postgres_admin_url, prefix)
+    assert make_url(copy).database == f"{prefix}_copy"
+    assert _counts(copy) == (30, 30, 30)  # every article grouped; new ids come after them
+    with create_engine(copy).begin() as connection:  # a copy's writes stay in the copy
+        connection.execute(text("DELETE FROM article_story"))
+    assert ensure_template(30, postgres_admin_url, prefix) == name  # kept: not filled again
+    template = make_url(postgres_admin_url).set(database=name).render_as_string(False)
+    assert _counts(template) == (30, 30, 30)
+
+
+def test_a_template_not_marked_complete_is_filled_again(postgres_admin_url: str,
+                                                         prefix: str) -> None:
+    name = ensure_template(20, postgres_admin_url, prefix)
+    with create_engine(postgres_admin_url, isolation_level="AUTOCOMMIT").connect() as admin:
+        admin.execute(text(f'COMMENT ON DATABASE "{name}" IS NULL'))  # a fill stopped midway
+    template = make_url(postgres_admin_url).set(database=name).render_as_string(False)
+    with create_engine(template).begin() as connection:
+        connection.execute(text("DELETE FROM article_story"))
+    ensure_template(20, postgres_admin_url, prefix)
+    assert _counts(template) == (20, 20, 20)

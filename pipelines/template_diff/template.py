@@ -1,9 +1,13 @@
 """A site template learned from one target/sibling pair and reused without a sibling.
 
 The template stores, per shared block, its path from `body` (tag#id.class steps with
-the index among same-signature siblings) and a digest of its fixed text. Applying it
-resolves each path and keeps the blocks whose text is unchanged; when too little of
-the template's text is found the site changed its layout and the caller re-learns.
+the index among same-signature siblings, counted from the first and from the last) and a
+digest of its fixed text. Applying it resolves each path and keeps the blocks whose text
+is unchanged; when too little of the template's text is found the site changed its layout
+and the caller re-learns. A block after the content (a donate link, a share bar, a
+copyright line inside the post's container) sits after as many siblings as the post has
+paragraphs: counted from the first it moves from page to page, counted from the last it
+does not, so a step falls back to the count from the last.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from lxml.html import HtmlElement
 from pipelines.document import Document, element_children
 from pipelines.params import TEMPLATE_DIFF, TemplateDiffParams
 
-Step = tuple[str, int]
+Step = tuple[str, int, int]  # signature, index among its kind from the first, from the last
 
 
 @dataclass(frozen=True)
@@ -51,10 +55,15 @@ class Template:
     def from_json(cls, data: dict[str, Any]) -> Template:
         """Inverse of to_json."""
         blocks = tuple(
-            TemplateBlock(tuple((sig, int(i)) for sig, i in b["path"]), b["digest"], b["chars"])
+            TemplateBlock(tuple(_step(*step) for step in b["path"]), b["digest"], b["chars"])
             for b in data["blocks"]
         )
         return cls(pattern=data["pattern"], blocks=blocks)
+
+
+def _step(sig: str, first: int, last: int = 0) -> Step:
+    """A stored step; templates cached before the count from the last have none (0)."""
+    return sig, int(first), int(last)
 
 
 def signature(element: HtmlElement) -> str:
@@ -70,13 +79,18 @@ def text_digest(element: HtmlElement) -> tuple[str, int]:
 
 
 def child_steps(parent: HtmlElement) -> list[tuple[Step, HtmlElement]]:
-    """Each child element with its step: signature and index among same-signature siblings."""
+    """Each child element with its step: signature and index among same-signature siblings,
+    from the first (0, 1, …) and from the last (-1, -2, …)."""
+    children = [(signature(child), child) for child in element_children(parent)]
+    totals: dict[str, int] = {}
+    for sig, _ in children:
+        totals[sig] = totals.get(sig, 0) + 1
     counts: dict[str, int] = {}
     steps = []
-    for child in element_children(parent):
-        sig = signature(child)
-        steps.append(((sig, counts.get(sig, 0)), child))
-        counts[sig] = counts.get(sig, 0) + 1
+    for sig, child in children:
+        first = counts.get(sig, 0)
+        counts[sig] = first + 1
+        steps.append(((sig, first, first - totals[sig]), child))
     return steps
 
 
@@ -101,19 +115,34 @@ def build_template(pattern: str, body: HtmlElement, blocks: Iterable[HtmlElement
 
 
 class _Resolver:
-    """Resolves paths top-down, indexing each parent's children once."""
+    """Resolves paths top-down, indexing each parent's children once. A step names the
+    child at its index from the first; where that child is missing or, for the block
+    itself, holds other text, the child at its index from the last."""
 
     def __init__(self, body: HtmlElement) -> None:
         self._found: dict[tuple[Step, ...], HtmlElement | None] = {(): body}
-        self._index: dict[tuple[Step, ...], dict[Step, HtmlElement]] = {}
+        self._index: dict[tuple[Step, ...], dict[tuple[str, int], HtmlElement]] = {}
+
+    def _children(self, prefix: tuple[Step, ...]) -> dict[tuple[str, int], HtmlElement]:
+        if prefix not in self._index:
+            parent = self.resolve(prefix)
+            steps = child_steps(parent) if parent is not None else []
+            self._index[prefix] = {key: child for (sig, first, last), child in steps
+                                   for key in ((sig, first), (sig, last))}
+        return self._index[prefix]
+
+    def candidates(self, path: tuple[Step, ...]) -> list[HtmlElement]:
+        """The elements a block's path may name: by the count from the first, then the last."""
+        sig, first, last = path[-1]
+        children = self._children(path[:-1])
+        keys = [(sig, first), (sig, last)] if last else [(sig, first)]
+        found = [children[key] for key in keys if key in children]
+        return list(dict.fromkeys(found))
 
     def resolve(self, path: tuple[Step, ...]) -> HtmlElement | None:
         if path not in self._found:
-            prefix = path[:-1]
-            parent = self.resolve(prefix)
-            if parent is not None and prefix not in self._index:
-                self._index[prefix] = dict(child_steps(parent))
-            self._found[path] = None if parent is None else self._index[prefix].get(path[-1])
+            found = self.candidates(path)
+            self._found[path] = found[0] if found else None
         return self._found[path]
 
 
@@ -130,8 +159,9 @@ def template_mask(
     matched_chars = total_chars = 0
     for block in template.blocks:
         total_chars += block.chars
-        element = resolver.resolve(block.path)
-        if element is not None and text_digest(element)[0] == block.digest:
+        element = next((candidate for candidate in resolver.candidates(block.path)
+                        if text_digest(candidate)[0] == block.digest), None)
+        if element is not None:
             found.append(element)
             matched_chars += block.chars
     if total_chars and matched_chars < params.min_template_match * total_chars:

@@ -20,7 +20,7 @@ from pipelines.template_diff.align import (
     node_similarity,
 )
 from pipelines.template_diff.feature_tree import build_feature_tree
-from pipelines.template_diff.template import Template
+from pipelines.template_diff.template import Template, build_template
 
 NAV = (
     '<ul class="nav"><li><a href="/">首页</a></li><li><a href="/news/">新闻</a></li>'
@@ -175,3 +175,33 @@ def test_template_applies_to_third_page_and_rejects_other_layout(pair):
 def test_same_page_twice_excludes_nothing(pair):
     target, _ = pair
     assert denoise_with_sibling(target, target).exclude == []
+
+
+def _post(images: int) -> bytes:
+    """A blog post whose container ends with a fixed donate link after the post's own
+    linked images (direct children of the container, as many as the post has)."""
+    own = "".join(f'<a href="/img/{i}.png"><img src="/img/{i}.png"></a><p>第{i}段正文。</p>'
+                  for i in range(images))
+    return (f"<html><body>{NAV}<div class='entry-content'>{own}"
+            '<a href="/donate/">捐赠说明</a></div>' f"{FOOTER}</body></html>").encode()
+
+
+def test_a_trailer_after_a_varying_number_of_its_kind_is_found_counted_from_the_last():
+    first = load_document(_post(0), url="http://blog.example.cn/2010/01/01/a/")
+    trailer = first.body.xpath("//a[@href='/donate/']")[0]
+    nav = first.body.xpath("//ul[@class='nav']")[0]
+    template = build_template("blog", first.body, [nav, trailer])
+    later = load_document(_post(3), url="http://blog.example.cn/2010/01/02/b/")
+    mask = template_mask(later, Template.from_json(json.loads(json.dumps(template.to_json()))))
+    assert mask is not None and "捐赠说明" in texts(mask)
+    assert "正文" not in texts(mask)
+
+
+def test_a_template_cached_before_the_count_from_the_last_still_applies():
+    first = load_document(_post(0), url="http://blog.example.cn/2010/01/01/a/")
+    stored = build_template("blog", first.body, [first.body.xpath("//ul[@class='nav']")[0]])
+    old = stored.to_json()
+    for block in old["blocks"]:
+        block["path"] = [step[:2] for step in block["path"]]
+    mask = template_mask(load_document(_post(2)), Template.from_json(old))
+    assert mask is not None and "首页" in texts(mask)

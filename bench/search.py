@@ -143,16 +143,15 @@ def _load_chunk(job: tuple[str, int, int]) -> int:
     return last - first + 1
 
 
-def generate(url: str, count: int, processes: int = 2, group: bool = False
+def generate(url: str, count: int, processes: int = 2, group: int = 0
              ) -> dict[str, float]:
     """Load `count` pages with articles and their index rows, then time the store's own
     rebuild (`reindex_pages`) of a slice; returns timings. The bulk load computes the terms
     with the store's function and the vectors with the store's expression, set-based, in
     `processes` workers (one generates while the other's rows are in PostgreSQL), the
     GIN index built at the end: the same rows as page-by-page, hours sooner at a million.
-    `group`: the articles are also grouped into stories by the store's own pass, as a
-    crawl leaves its store (a crawl's pass groups the newest ungrouped articles it finds,
-    so an ungrouped fill would be grouped during the measured crawl)."""
+    `group`: then up to this many articles are grouped into stories by the store's own
+    pass, timed (bench.filled signs the rest)."""
     engine = create_engine(url)
     started = time.perf_counter()
     with engine.begin() as connection:
@@ -183,22 +182,23 @@ def generate(url: str, count: int, processes: int = 2, group: bool = False
                "reindex_articles_per_s": len(sample) / rebuild,
                "reindex_cpu_ms_per_article": 1000 * rebuild_cpu / len(sample)}
     if group:
-        timings.update(_grouped(sessions))
+        timings.update(_grouped(sessions, group))
     engine.dispose()  # the database may be a template next (bench.filled)
     print(file=sys.stderr)
     return timings
 
 
-def _grouped(sessions: sessionmaker) -> dict[str, float]:  # type: ignore[type-arg]
-    """Group every loaded article by the store's own pass, in large passes (each finds the
-    ungrouped by a scan of the store); its wall time and this process' CPU an article."""
+def _grouped(sessions: sessionmaker, count: int) -> dict[str, float]:  # type: ignore[type-arg]
+    """Group up to `count` loaded articles by the store's own pass, in large passes (each
+    finds the ungrouped by a scan of the store); its wall time and this process' CPU an
+    article."""
     cpu, wall, grouped = time.process_time(), time.perf_counter(), 0
-    while True:
+    while grouped < count:
         with sessions.begin() as session:
-            batch = group_new(session, limit=_GROUP_PASS)
+            batch = group_new(session, limit=min(_GROUP_PASS, count - grouped))
         grouped += batch
         print(f"\rgrouped {grouped:,} articles, {time.perf_counter() - wall:.0f} s", end="",
-              file=sys.stderr)
+              file=sys.stderr, flush=True)
         if not batch:
             break
     return {"group_s": time.perf_counter() - wall,

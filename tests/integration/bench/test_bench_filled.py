@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
+from bench import filled
 from bench.filled import ensure_template, filled_copy, template_name
 
 
@@ -30,13 +31,25 @@ def _counts(url: str) -> tuple[int, int, int]:
             " (SELECT last_value FROM article_id_seq)")).one())
 
 
-def test_the_template_is_filled_once_grouped_and_copied(postgres_admin_url: str,
-                                                         prefix: str) -> None:
+def test_the_template_is_filled_once_grouped_and_copied(postgres_admin_url: str, prefix: str,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filled, "PASS_GROUPED", 12)  # the pass groups 12, the rest are signed
     name = ensure_template(30, postgres_admin_url, prefix)
     assert name == template_name(30, prefix)
     copy = filled_copy(30, f"{prefix}_copy", postgres_admin_url, prefix)
     assert make_url(copy).database == f"{prefix}_copy"
     assert _counts(copy) == (30, 30, 30)  # every article grouped; new ids come after them
+    with create_engine(copy).connect() as connection:
+        own, with_signature, banded = connection.execute(text(
+            "SELECT count(*) FILTER (WHERE s.story_id = s.article_id),"
+            " count(*) FILTER (WHERE s.signature IS NOT NULL),"
+            " count(*) FILTER (WHERE EXISTS (SELECT 1 FROM story_band b"
+            " WHERE b.article_id = s.article_id)) FROM article_story s"
+            " WHERE s.article_id > (SELECT min(article_id) + 11 FROM article_story)")).one()
+        # each its own story, signed (a text too short has none) and banded as the pass does
+        assert own == 18 and banded == with_signature > 12
+        assert connection.scalar(text("SELECT count(*) FROM pg_indexes"
+                                      " WHERE indexname = 'ix_story_band_bucket'")) == 1
     with create_engine(copy).begin() as connection:  # a copy's writes stay in the copy
         connection.execute(text("DELETE FROM article_story"))
     assert ensure_template(30, postgres_admin_url, prefix) == name  # kept: not filled again

@@ -10,9 +10,9 @@ finds covid. Terms are letters and digits only, separated by spaces: PostgreSQL'
 `to_tsvector('simple', …)` and SQLite FTS5's unicode61 tokenizer then both read them as
 the same tokens, in the same order (phrase positions).
 
-The store indexes a page's texts together (`index_texts`): the pieces and pairs are made
-by array operations over all of them at once, as Python made one string a pair and one
-loop turn a piece (two thirds of the terms' time on the demo site's pages).
+The store makes the terms of many texts in one call (`index_texts`): pieces and pairs by
+array operations over all their code points, where a Python string a pair and a loop turn a
+piece were about three quarters of the terms' time (0.22 → 0.11 ms a demo page).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from models.bulk import insert_rows
 from models.page import Article, Comment, ListRecord, Page
 from models.search.document import SearchDocument
-from models.search.terms import index_text
+from models.search.terms import index_texts
 
 _CHUNK = 500  # ids per IN (…) list: SQLite's bound-parameter limit is the tightest
 _COLUMNS = ("kind", "ref_id", "page_id", "source_id", "site", "page_type", "language",
@@ -50,31 +50,34 @@ _PAGE = (Page.id.label("page_id"), Page.url, Page.source_id, Page.page_type,
 
 def _row(kind: str, ref: Any, language: str | None, published_at: datetime | None,
          title: str | None, text: str | None) -> tuple[Any, ...]:
-    """An index row in `_COLUMNS` order; `ref` carries the page's facts (`_PAGE`) and the
-    thing's id."""
+    """An index row in `_COLUMNS` order, with the title and the text in place of their
+    terms; `ref` carries the page's facts (`_PAGE`) and the thing's id."""
     return (kind, ref.id, ref.page_id, ref.source_id, _site(ref.url), ref.page_type, language,
-            published_at or ref.first_seen_at, index_text(title), index_text(text))
+            published_at or ref.first_seen_at, title, text)
 
 
-def _rows(session: Session, page_ids: list[int]) -> Iterator[tuple[Any, ...]]:
-    """The pages' index rows, from what is stored (Core statements: rows, not objects)."""
+def _rows(session: Session, page_ids: list[int]) -> list[tuple[Any, ...]]:
+    """The pages' index rows, from what is stored (Core statements: rows, not objects); the
+    terms of all their titles and texts are made in one call (`index_texts`)."""
     in_pages = Page.id.in_(page_ids)
     connection = session.connection()
-    for ref in connection.execute(
-            select(Article.id, Article.title, Article.body_text, Article.language,
-                   Article.published_at, *_PAGE).join(Page).where(in_pages)):
-        yield _row("article", ref, ref.language, ref.published_at, ref.title, ref.body_text)
-    for ref in connection.execute(
-            select(Comment.id, Comment.text, Comment.published_at, Article.language,
-                   Article.published_at.label("article_published_at"), *_PAGE)
-            .join(Article, Article.id == Comment.article_id).join(Page)
-            .where(in_pages, Comment.gone_at.is_(None))):
-        yield _row("comment", ref, ref.language, ref.published_at or ref.article_published_at,
-                   None, ref.text)
-    for ref in connection.execute(
-            select(ListRecord.id, ListRecord.title, ListRecord.snippet, ListRecord.date, *_PAGE)
-            .join(Page).where(in_pages)):
-        yield _row("record", ref, None, ref.date, ref.title, ref.snippet)
+    rows = [_row("article", ref, ref.language, ref.published_at, ref.title, ref.body_text)
+            for ref in connection.execute(
+                select(Article.id, Article.title, Article.body_text, Article.language,
+                       Article.published_at, *_PAGE).join(Page).where(in_pages))]
+    rows += [_row("comment", ref, ref.language, ref.published_at or ref.article_published_at,
+                  None, ref.text)
+             for ref in connection.execute(
+                 select(Comment.id, Comment.text, Comment.published_at, Article.language,
+                        Article.published_at.label("article_published_at"), *_PAGE)
+                 .join(Article, Article.id == Comment.article_id).join(Page)
+                 .where(in_pages, Comment.gone_at.is_(None)))]
+    rows += [_row("record", ref, None, ref.date, ref.title, ref.snippet)
+             for ref in connection.execute(
+                 select(ListRecord.id, ListRecord.title, ListRecord.snippet, ListRecord.date,
+                        *_PAGE).join(Page).where(in_pages))]
+    terms = iter(index_texts([text for row in rows for text in row[-2:]]))
+    return [(*row[:-2], next(terms), next(terms)) for row in rows]
 
 
 # On PostgreSQL the terms go into `vector` only; SQLite keeps them as text for FTS5.
@@ -89,7 +92,7 @@ def reindex_pages(session: Session, page_ids: Iterable[int]) -> int:
     written = 0
     for chunk in _chunks(ids):
         session.execute(delete(SearchDocument).where(SearchDocument.page_id.in_(chunk)))
-        rows = list(_rows(session, chunk))
+        rows = _rows(session, chunk)
         insert_rows(session, SearchDocument.__table__, _COLUMNS, rows, _VECTOR)
         written += len(rows)
     return written

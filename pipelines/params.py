@@ -106,6 +106,12 @@ class PageTypeParams:
     lone_post_list_below: float = 0.8
     lone_post_min_dates: int = 1
     lone_post_max_dates: int = 2
+    # A page the classifier calls list, however sure, that shows a lone post's marks (article
+    # the second route, no linked heading, `lone_post_min_dates` to this many dates) and a
+    # block of at least `post_on_list_prose_bytes` of prose (page_features.dominant_prose)
+    # stays a list but keeps its main text (pagetype.POST_ON_LIST). 0 turns the rule off.
+    post_on_list_max_dates: int = 3
+    post_on_list_prose_bytes: int = 300
 
 
 @dataclass(frozen=True)

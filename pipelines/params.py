@@ -112,6 +112,12 @@ class PageTypeParams:
     # stays a list but keeps its main text (pagetype.POST_ON_LIST). 0 turns the rule off.
     post_on_list_max_dates: int = 3
     post_on_list_prose_bytes: int = 300
+    # A page the classifier calls 'other', article one of its two best routes and the best
+    # below `dated_prose_below`, that shows a post's marks (no linked heading, one or two
+    # dates) and a prose block of `dated_prose_bytes` is an article (pagetype
+    # _dated_prose). 0 bytes turns the rule off.
+    dated_prose_below: float = 0.65
+    dated_prose_bytes: int = 400
 
 
 @dataclass(frozen=True)

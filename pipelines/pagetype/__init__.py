@@ -136,6 +136,19 @@ def _post_on_list(linked: Callable[[], int], dates: Callable[[], int], prose: Pr
             and _post_marks(linked, dates, params.post_on_list_max_dates, params))
 
 
+def _dated_prose(linked: Callable[[], int], dates: Callable[[], int],
+                 prose: Callable[[], Prose], routes: list[tuple[str, float]],
+                 params: PageTypeParams) -> bool:
+    """Article one of the two best routes, the best below `dated_prose_below`, a post's marks
+    (_post_marks, one or two dates) and a prose block of `dated_prose_bytes`: a post the
+    model reads as 'other' (an essay, a notice with its date). An 'other' page that shows a
+    date but little prose (a project showcase, a feed index) stays 'other'."""
+    return (params.dated_prose_bytes > 0 and ARTICLE in (routes[0][0], routes[1][0])
+            and routes[0][1] < params.dated_prose_below
+            and _post_marks(linked, dates, params.lone_post_max_dates, params)
+            and prose().weight >= params.dated_prose_bytes)
+
+
 def classify_page(
     doc: Document,
     site_rules: Sequence[SiteRule] = (),
@@ -168,7 +181,9 @@ def classify_page(
     and no declared date otherwise go to record mining. Checked only then: it costs a
     Python step per prose piece.
     A list that shows a lone post's marks and a block of prose, however sure the classifier,
-    keeps its main text beside its records (`post_on_list`, see _post_on_list).
+    keeps its main text beside its records (`post_on_list`, see _post_on_list). A page
+    the classifier calls 'other', unsure of it, that shows one or two dates and a block of
+    prose is an article (`dated_prose`, see _dated_prose).
     The two best guesses stay in `candidates`. Figures for each rule:
     docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages" and "Page-type rules after
     the model".
@@ -203,4 +218,6 @@ def classify_page(
         return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
     if best == "list" and _post_on_list(linked, dates, prose(), routes, params):
         return PageTypeDecision(best, confidence, POST_ON_LIST, ranked[:2])
+    if best == FALLBACK_TYPE and _dated_prose(linked, dates, prose, routes, params):
+        return PageTypeDecision(*_best_article(ranked), "dated_prose", ranked[:2])
     return PageTypeDecision(best, confidence, "classifier", ranked[:2])

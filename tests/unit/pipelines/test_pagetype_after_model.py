@@ -171,3 +171,29 @@ def test_a_sure_list_that_shows_one_post_keeps_its_body() -> None:
     short = _decide(SHORT_STORY, url, ranked, PageTypeParams(post_on_list_prose_bytes=10**4))
     assert short.decided_by == "classifier"
 
+
+# (f) An essay the model reads as 'other': a date under its title and a long block of prose.
+ESSAY = f"""<html><head><title>On slow reading</title></head><body>{_MENU}
+<h1>On slow reading</h1><p class="meta">March 2, 2019</p><div class="entry"><p>{
+    "Reading slowly is a habit worth keeping, and it is easy to lose it. " * 8}</p></div>
+{_SIDEBAR}</body></html>"""
+# A project showcase: a date and a line of text, the rest links.
+SHOWCASE = ESSAY.replace(
+    "Reading slowly is a habit worth keeping, and it is easy to lose it. ", "A tool. ")
+
+
+def test_an_unsure_other_page_with_a_date_and_prose_is_an_article() -> None:
+    url = "https://blog.example.org/2019/03/slow-reading/"
+    ranked = [("other", 0.55), ("blog", 0.40), ("list", 0.05)]
+    decision = _decide(ESSAY, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("blog", "dated_prose")
+    assert _decide(ESSAY, url, ranked, PageTypeParams(dated_prose_bytes=0)).page_type == "other"
+    # a model sure of 'other', article not among the two best, little prose, or many dates
+    assert _decide(ESSAY, url, [("other", 0.80), ("blog", 0.15), ("list", 0.05)]
+                   ).page_type == "other"
+    assert _decide(ESSAY, url, [("other", 0.55), ("list", 0.40), ("blog", 0.05)]
+                   ).page_type == "other"
+    assert _decide(SHOWCASE, url, ranked).page_type == "other"
+    dated = ESSAY.replace("</body>", "".join(
+        f"<p>Updated on 2019-03-{d:02d}</p>" for d in range(3, 5)) + "</body>")
+    assert _decide(dated, url, ranked).page_type == "other"

@@ -113,10 +113,11 @@ class PageTypeParams:
     post_on_list_max_dates: int = 3
     post_on_list_prose_bytes: int = 300
     # A page the classifier calls 'other', article one of its two best routes and the best
-    # below `dated_prose_below`, that shows a post's marks (no linked heading, one or two
-    # dates) and a prose block of `dated_prose_bytes` is an article (pagetype
-    # _dated_prose). 0 bytes turns the rule off.
-    dated_prose_below: float = 0.65
+    # below `other_unsure_below` (0 turns both rules off), is an article when it shows a
+    # post's marks (no linked heading, one or two dates) and a prose block of
+    # `dated_prose_bytes` (0 turns that rule off, pagetype._dated_prose), or when one block
+    # of prose dominates it (`prose_block_bytes` and `prose_block_share` above).
+    other_unsure_below: float = 0.55
     dated_prose_bytes: int = 400
 
 

@@ -136,15 +136,19 @@ def _post_on_list(linked: Callable[[], int], dates: Callable[[], int], prose: Pr
             and _post_marks(linked, dates, params.post_on_list_max_dates, params))
 
 
+def _unsure_other(routes: list[tuple[str, float]], params: PageTypeParams) -> bool:
+    """Article one of the two best routes and the best below `other_unsure_below`: the model
+    cannot tell an article from 'other'."""
+    return ARTICLE in (routes[0][0], routes[1][0]) and routes[0][1] < params.other_unsure_below
+
+
 def _dated_prose(linked: Callable[[], int], dates: Callable[[], int],
-                 prose: Callable[[], Prose], routes: list[tuple[str, float]],
-                 params: PageTypeParams) -> bool:
-    """Article one of the two best routes, the best below `dated_prose_below`, a post's marks
-    (_post_marks, one or two dates) and a prose block of `dated_prose_bytes`: a post the
-    model reads as 'other' (an essay, a notice with its date). An 'other' page that shows a
-    date but little prose (a project showcase, a feed index) stays 'other'."""
-    return (params.dated_prose_bytes > 0 and ARTICLE in (routes[0][0], routes[1][0])
-            and routes[0][1] < params.dated_prose_below
+                 prose: Callable[[], Prose], params: PageTypeParams) -> bool:
+    """A post's marks (_post_marks, one or two dates) and a prose block of
+    `dated_prose_bytes`: a post the model reads as 'other' (an essay, a notice with its date).
+    An 'other' page that shows a date but little prose (a project showcase, a feed index)
+    stays 'other'."""
+    return (params.dated_prose_bytes > 0
             and _post_marks(linked, dates, params.lone_post_max_dates, params)
             and prose().weight >= params.dated_prose_bytes)
 
@@ -182,8 +186,9 @@ def classify_page(
     Python step per prose piece.
     A list that shows a lone post's marks and a block of prose, however sure the classifier,
     keeps its main text beside its records (`post_on_list`, see _post_on_list). A page
-    the classifier calls 'other', unsure of it, that shows one or two dates and a block of
-    prose is an article (`dated_prose`, see _dated_prose).
+    the classifier calls 'other', unsure between it and article (_unsure_other), is an
+    article when it shows one or two dates and a block of prose (`dated_prose`, see
+    _dated_prose), or when one block of prose dominates it (`prose_block`).
     The two best guesses stay in `candidates`. Figures for each rule:
     docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages" and "Page-type rules after
     the model".
@@ -218,6 +223,9 @@ def classify_page(
         return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
     if best == "list" and _post_on_list(linked, dates, prose(), routes, params):
         return PageTypeDecision(best, confidence, POST_ON_LIST, ranked[:2])
-    if best == FALLBACK_TYPE and _dated_prose(linked, dates, prose, routes, params):
-        return PageTypeDecision(*_best_article(ranked), "dated_prose", ranked[:2])
+    if best == FALLBACK_TYPE and _unsure_other(routes, params):
+        if _dated_prose(linked, dates, prose, params):
+            return PageTypeDecision(*_best_article(ranked), "dated_prose", ranked[:2])
+        if _prose_dominates(prose(), params):
+            return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
     return PageTypeDecision(best, confidence, "classifier", ranked[:2])

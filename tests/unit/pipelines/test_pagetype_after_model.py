@@ -184,16 +184,35 @@ SHOWCASE = ESSAY.replace(
 
 def test_an_unsure_other_page_with_a_date_and_prose_is_an_article() -> None:
     url = "https://blog.example.org/2019/03/slow-reading/"
-    ranked = [("other", 0.55), ("blog", 0.40), ("list", 0.05)]
+    ranked = [("other", 0.52), ("blog", 0.40), ("list", 0.08)]
     decision = _decide(ESSAY, url, ranked)
     assert (decision.page_type, decision.decided_by) == ("blog", "dated_prose")
     assert _decide(ESSAY, url, ranked, PageTypeParams(dated_prose_bytes=0)).page_type == "other"
     # a model sure of 'other', article not among the two best, little prose, or many dates
     assert _decide(ESSAY, url, [("other", 0.80), ("blog", 0.15), ("list", 0.05)]
                    ).page_type == "other"
-    assert _decide(ESSAY, url, [("other", 0.55), ("list", 0.40), ("blog", 0.05)]
+    assert _decide(ESSAY, url, [("other", 0.52), ("list", 0.40), ("blog", 0.08)]
                    ).page_type == "other"
     assert _decide(SHOWCASE, url, ranked).page_type == "other"
     dated = ESSAY.replace("</body>", "".join(
         f"<p>Updated on 2019-03-{d:02d}</p>" for d in range(3, 5)) + "</body>")
     assert _decide(dated, url, ranked).page_type == "other"
+
+
+# (g) A page the model reads as 'other', undated, whose text is one long block of prose.
+LONG_ESSAY = ESSAY.replace('<p class="meta">March 2, 2019</p>', "").replace(
+    "Reading slowly", "Reading slowly and carefully, a page at a time, a pencil in hand, no hurry,")
+
+
+def test_an_unsure_other_page_of_one_prose_block_is_an_article() -> None:
+    url = "https://blog.example.org/slow-reading/"
+    ranked = [("other", 0.52), ("news", 0.40), ("list", 0.08)]
+    decision = _decide(LONG_ESSAY, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("news", "prose_block")
+    off = PageTypeParams(other_unsure_below=0.0)
+    assert _decide(LONG_ESSAY, url, ranked, off).page_type == "other"
+    # a model sure of 'other', or prose that does not dominate the page
+    assert _decide(LONG_ESSAY, url, [("other", 0.80), ("news", 0.15), ("list", 0.05)]
+                   ).page_type == "other"
+    assert _decide(ESSAY.replace('<p class="meta">March 2, 2019</p>', ""), url, ranked
+                   ).page_type == "other"

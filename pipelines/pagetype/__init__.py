@@ -182,8 +182,8 @@ def classify_page(
     (`lone_post`, see _lone_post).
     So does a page the classifier calls list whose prose sits in one dominant block
     (`prose_block`, see _prose_dominates): old blog posts with heavy navigation, no URL
-    and no declared date otherwise go to record mining. Checked only then: it costs a
-    Python step per prose piece.
+    and no declared date otherwise go to record mining. Checked only then and for an
+    unsure 'other' (below): it costs a Python step per prose piece.
     A list that shows a lone post's marks and a block of prose, however sure the classifier,
     keeps its main text beside its records (`post_on_list`, see _post_on_list). A page
     the classifier calls 'other', unsure between it and article (_unsure_other), is an

@@ -106,6 +106,19 @@ class PageTypeParams:
     lone_post_list_below: float = 0.8
     lone_post_min_dates: int = 1
     lone_post_max_dates: int = 2
+    # A page the classifier calls list, however sure, that shows a lone post's marks (article
+    # the second route, no linked heading, `lone_post_min_dates` to this many dates) and a
+    # block of at least `post_on_list_prose_bytes` of prose (page_features.dominant_prose)
+    # stays a list but keeps its main text (pagetype.POST_ON_LIST). 0 turns the rule off.
+    post_on_list_max_dates: int = 3
+    post_on_list_prose_bytes: int = 300
+    # A page the classifier calls 'other', article one of its two best routes and the best
+    # below `other_unsure_below` (0 turns both rules off), is an article when it shows a
+    # post's marks (no linked heading, one or two dates) and a prose block of
+    # `dated_prose_bytes` (0 turns that rule off, pagetype._dated_prose), or when one block
+    # of prose dominates it (`prose_block_bytes` and `prose_block_share` above).
+    other_unsure_below: float = 0.55
+    dated_prose_bytes: int = 400
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from pipelines.article import extract_article
 from pipelines.article.thread_pages import thread_first_page, thread_next_page
 from pipelines.deadline import NO_DEADLINE, Deadline, OutOfTimeError
 from pipelines.document import Document
-from pipelines.pagetype import FEED_RULE, LINKED_HEADINGS, SiteRule, classify_page
+from pipelines.pagetype import FEED_RULE, LINKED_HEADINGS, POST_ON_LIST, SiteRule, classify_page
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.records import mine_records
 from pipelines.results import ARTICLE_TYPES, PAGE_TYPES, ArticleData, ListData, PageTypeDecision
@@ -53,15 +53,17 @@ def decide_type(doc: Document, forced_type: str | None = None,
 
 
 def keeps_body(decision: PageTypeDecision, params: PageTypeParams = PAGE_TYPE) -> bool:
-    """Whether the page's main text is extracted: every type but list, and a list the
+    """Whether the page's main text is extracted: every type but list, a list the
     classifier was unsure of (also one its linked headings then decided, pagetype
-    LINKED_HEADINGS). An article stored without its body is lost to the reader, so
-    'other' (where an unsure page goes, see classify_page) and an unsure list keep their
-    text beside their type (a list its records too). A feed or sitemap keeps nothing: it
-    is no page for readers (pagetype.FEED_RULE)."""
+    LINKED_HEADINGS), and a list that shows a lone post's marks and prose (pagetype
+    POST_ON_LIST: a short article under heavy navigation reads as a sure list). An article
+    stored without its body is lost to the reader, so 'other' (where an unsure page goes,
+    see classify_page) and these lists keep their text beside their type (a list its
+    records too). A feed or sitemap keeps nothing: it is no page for readers
+    (pagetype.FEED_RULE)."""
     if decision.decided_by == FEED_RULE:
         return False
-    return decision.page_type != "list" or (
+    return decision.page_type != "list" or decision.decided_by == POST_ON_LIST or (
         decision.decided_by in ("classifier", LINKED_HEADINGS)
         and decision.confidence < params.sure_list_confidence)
 

@@ -14,6 +14,7 @@ from pipelines.pagetype.features import scanned_features
 from pipelines.pagetype.model import PageTypeModel, load_model
 from pipelines.pagetype.page_features import (
     PageScan,
+    Prose,
     dominant_prose,
     linked_headings,
     visible_dates,
@@ -22,7 +23,7 @@ from pipelines.pagetype.rules import SiteRule, match_rule
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.results import ARTICLE_TYPES, PageTypeDecision
 
-__all__ = ["FEED_RULE", "LINKED_HEADINGS", "SiteRule", "classify_page"]
+__all__ = ["FEED_RULE", "LINKED_HEADINGS", "POST_ON_LIST", "SiteRule", "classify_page"]
 
 FALLBACK_TYPE = "other"
 # Feeds and sitemaps (pipelines.feeds) are 'other', before any rule, and never extracted
@@ -36,6 +37,10 @@ DECLARES_PUBLICATION = "meta_published"
 # The decided_by of a list told by its linked headings (_lists_posts): the model was unsure,
 # so such a list keeps its main text as an unsure one does (process.keeps_body).
 LINKED_HEADINGS = "linked_headings"
+# The decided_by of a list the classifier is sure of that shows a lone post's marks and a
+# prose block (_post_on_list): it stays a list (its records are mined) and keeps its main
+# text too (process.keeps_body), so a short article misread as a list keeps its body.
+POST_ON_LIST = "post_on_list"
 
 
 @lru_cache(maxsize=4)
@@ -80,10 +85,9 @@ def _declares_article(features: dict[str, float], scan: PageScan,
     return needed <= 0 or dates() >= needed
 
 
-def _prose_dominates(scan: PageScan, params: PageTypeParams) -> bool:
+def _prose_dominates(prose: Prose, params: PageTypeParams) -> bool:
     """One long block of prose holds most of the page's link-free text: an article amid heavy
     navigation, not a list, whose records each hold their own text (see dominant_prose)."""
-    prose = dominant_prose(scan)
     return prose.weight >= params.prose_block_bytes and prose.share >= params.prose_block_share
 
 
@@ -101,17 +105,52 @@ def _lists_posts(linked: Callable[[], int], routes: list[tuple[str, float]],
             and linked() >= params.linked_headings_list)
 
 
+def _post_marks(linked: Callable[[], int], dates: Callable[[], int], max_dates: int,
+                params: PageTypeParams) -> bool:
+    """No heading that links away and `lone_post_min_dates`–`max_dates` dates shown: the
+    marks of one post, where a list's items are dated one each or titled by a link."""
+    return not linked() and params.lone_post_min_dates <= dates() <= max_dates
+
+
+def _list_then_article(routes: list[tuple[str, float]]) -> bool:
+    """List the best route, article the second."""
+    return routes[0][0] == "list" and routes[1][0] == ARTICLE
+
+
 def _lone_post(linked: Callable[[], int], dates: Callable[[], int],
                routes: list[tuple[str, float]], params: PageTypeParams) -> bool:
-    """List the best route below `lone_post_list_below`, article the second, no heading that
-    links away and one or two dates shown: one post (a short post with a long sidebar), not a
-    list, whose items are dated one each."""
-    if not (routes[0][0] == "list" and routes[1][0] == ARTICLE
-            and routes[0][1] < params.lone_post_list_below):
-        return False
-    if linked():
-        return False
-    return params.lone_post_min_dates <= dates() <= params.lone_post_max_dates
+    """List the best route below `lone_post_list_below`, article the second, and a post's
+    marks (_post_marks, one or two dates): one post (a short post with a long sidebar)."""
+    return (_list_then_article(routes) and routes[0][1] < params.lone_post_list_below
+            and _post_marks(linked, dates, params.lone_post_max_dates, params))
+
+
+def _post_on_list(linked: Callable[[], int], dates: Callable[[], int], prose: Prose,
+                  routes: list[tuple[str, float]], params: PageTypeParams) -> bool:
+    """List the best route however sure, article the second, a post's marks (_post_marks, up
+    to `post_on_list_max_dates` dates) and a prose block of `post_on_list_prose_bytes`: the
+    list stays, its main text is kept too. A short article under heavy navigation reads as
+    a sure list, and stored as one it would lose its body."""
+    return (params.post_on_list_prose_bytes > 0 and _list_then_article(routes)
+            and prose.weight >= params.post_on_list_prose_bytes
+            and _post_marks(linked, dates, params.post_on_list_max_dates, params))
+
+
+def _unsure_other(routes: list[tuple[str, float]], params: PageTypeParams) -> bool:
+    """Article one of the two best routes and the best below `other_unsure_below`: the model
+    cannot tell an article from 'other'."""
+    return ARTICLE in (routes[0][0], routes[1][0]) and routes[0][1] < params.other_unsure_below
+
+
+def _dated_prose(linked: Callable[[], int], dates: Callable[[], int],
+                 prose: Callable[[], Prose], params: PageTypeParams) -> bool:
+    """A post's marks (_post_marks, one or two dates) and a prose block of
+    `dated_prose_bytes`: a post the model reads as 'other' (an essay, a notice with its date).
+    An 'other' page that shows a date but little prose (a project showcase, a feed index)
+    stays 'other'."""
+    return (params.dated_prose_bytes > 0
+            and _post_marks(linked, dates, params.lone_post_max_dates, params)
+            and prose().weight >= params.dated_prose_bytes)
 
 
 def classify_page(
@@ -143,8 +182,13 @@ def classify_page(
     (`lone_post`, see _lone_post).
     So does a page the classifier calls list whose prose sits in one dominant block
     (`prose_block`, see _prose_dominates): old blog posts with heavy navigation, no URL
-    and no declared date otherwise go to record mining. Checked only then: it costs a
-    Python step per prose piece.
+    and no declared date otherwise go to record mining. Checked only then and for an
+    unsure 'other' (below): it costs a Python step per prose piece.
+    A list that shows a lone post's marks and a block of prose, however sure the classifier,
+    keeps its main text beside its records (`post_on_list`, see _post_on_list). A page
+    the classifier calls 'other', unsure between it and article (_unsure_other), is an
+    article when it shows one or two dates and a block of prose (`dated_prose`, see
+    _dated_prose), or when one block of prose dominates it (`prose_block`).
     The two best guesses stay in `candidates`. Figures for each rule:
     docs/DECISIONS.md, "Unsure pages", "Prose-dominated pages" and "Page-type rules after
     the model".
@@ -162,6 +206,7 @@ def classify_page(
     # Each walks the page: counted at most once, and only when a rule asks.
     dates = cache(lambda: visible_dates(scan))
     linked = cache(lambda: linked_headings(scan.body, doc.url, params.linked_heading_text_bytes))
+    prose = cache(lambda: dominant_prose(scan))
     best, confidence = routes[0]
     if best == ARTICLE:
         best = _best_article(ranked)[0]
@@ -174,6 +219,13 @@ def classify_page(
             return PageTypeDecision("list", dict(routes)["list"], LINKED_HEADINGS, ranked[:2])
         if best == "list" and _lone_post(linked, dates, routes, params):
             return PageTypeDecision(*_best_article(ranked), "lone_post", ranked[:2])
-    if best == "list" and _prose_dominates(scan, params):
+    if best == "list" and _prose_dominates(prose(), params):
         return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
+    if best == "list" and _post_on_list(linked, dates, prose(), routes, params):
+        return PageTypeDecision(best, confidence, POST_ON_LIST, ranked[:2])
+    if best == FALLBACK_TYPE and _unsure_other(routes, params):
+        if _dated_prose(linked, dates, prose, params):
+            return PageTypeDecision(*_best_article(ranked), "dated_prose", ranked[:2])
+        if _prose_dominates(prose(), params):
+            return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
     return PageTypeDecision(best, confidence, "classifier", ranked[:2])

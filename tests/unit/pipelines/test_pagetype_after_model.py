@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pipelines.document import load_document
-from pipelines.pagetype import LINKED_HEADINGS, classify_page
+from pipelines.pagetype import LINKED_HEADINGS, POST_ON_LIST, classify_page
 from pipelines.pagetype.page_features import PageScan, linked_headings, visible_dates
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.process import keeps_body
@@ -139,3 +139,80 @@ def test_a_lone_post_is_an_article_when_the_model_leans_to_list() -> None:
     # and a page whose headings link away is no lone post
     linked = LONE_POST.replace("<h1>SSDC 2013</h1>", _post(1))
     assert _decide(linked, url, ranked).page_type == "list"
+
+
+# (e) A short news story under heavy navigation: one date, one block of prose, and rails of
+# headline links that make the model sure it is a list.
+_RAIL = '<ul class="rail">{}</ul>'.format("".join(
+    f'<li><a href="/2012/10/story-{n}/">Another headline of the day, number {n}</a></li>'
+    for n in range(30)))
+SHORT_STORY = f"""<html><head><title>Storm damage</title></head><body>{_MENU}{_RAIL}
+<h1>Town assesses storm damage</h1><p class="byline">By A. Reporter, October 31, 2012</p>
+<div class="story"><p>{"Crews worked through the night to clear fallen trees from the roads. " * 4}
+</p><p>{"Most homes in the town were still without power on Wednesday morning. " * 2}</p></div>
+{_RAIL.replace("story", "video")}{_SIDEBAR}</body></html>"""
+
+
+def test_a_sure_list_that_shows_one_post_keeps_its_body() -> None:
+    url = "https://news.example.org/2012/10/storm-damage/"
+    ranked = [("list", 0.90), ("news", 0.07), ("other", 0.03)]
+    decision = _decide(SHORT_STORY, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("list", POST_ON_LIST)
+    assert decision.confidence == pytest.approx(0.90)
+    assert keeps_body(decision)  # the list stays (records mined), its text is kept too
+    off = _decide(SHORT_STORY, url, ranked, PageTypeParams(post_on_list_prose_bytes=0))
+    assert (off.decided_by, keeps_body(off)) == ("classifier", False)
+    # 'other' second, a page of dated items, or too little prose: a list, and no body
+    assert _decide(SHORT_STORY, url, [("list", 0.90), ("other", 0.07), ("news", 0.03)]
+                   ).decided_by == "classifier"
+    dated = SHORT_STORY.replace("</body>", "".join(
+        f"<p>Posted on 2012-10-{d:02d}</p>" for d in range(1, 4)) + "</body>")
+    assert _decide(dated, url, ranked).decided_by == "classifier"
+    short = _decide(SHORT_STORY, url, ranked, PageTypeParams(post_on_list_prose_bytes=10**4))
+    assert short.decided_by == "classifier"
+
+
+# (f) An essay the model reads as 'other': a date under its title and a long block of prose.
+ESSAY = f"""<html><head><title>On slow reading</title></head><body>{_MENU}
+<h1>On slow reading</h1><p class="meta">March 2, 2019</p><div class="entry"><p>{
+    "Reading slowly is a habit worth keeping, and it is easy to lose it. " * 8}</p></div>
+{_SIDEBAR}</body></html>"""
+# A project showcase: a date and a line of text, the rest links.
+SHOWCASE = ESSAY.replace(
+    "Reading slowly is a habit worth keeping, and it is easy to lose it. ", "A tool. ")
+
+
+def test_an_unsure_other_page_with_a_date_and_prose_is_an_article() -> None:
+    url = "https://blog.example.org/2019/03/slow-reading/"
+    ranked = [("other", 0.52), ("blog", 0.40), ("list", 0.08)]
+    decision = _decide(ESSAY, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("blog", "dated_prose")
+    assert _decide(ESSAY, url, ranked, PageTypeParams(dated_prose_bytes=0)).page_type == "other"
+    # a model sure of 'other', article not among the two best, little prose, or many dates
+    assert _decide(ESSAY, url, [("other", 0.80), ("blog", 0.15), ("list", 0.05)]
+                   ).page_type == "other"
+    assert _decide(ESSAY, url, [("other", 0.52), ("list", 0.40), ("blog", 0.08)]
+                   ).page_type == "other"
+    assert _decide(SHOWCASE, url, ranked).page_type == "other"
+    dated = ESSAY.replace("</body>", "".join(
+        f"<p>Updated on 2019-03-{d:02d}</p>" for d in range(3, 5)) + "</body>")
+    assert _decide(dated, url, ranked).page_type == "other"
+
+
+# (g) A page the model reads as 'other', undated, whose text is one long block of prose.
+LONG_ESSAY = ESSAY.replace('<p class="meta">March 2, 2019</p>', "").replace(
+    "Reading slowly", "Reading slowly and carefully, a page at a time, a pencil in hand, no hurry,")
+
+
+def test_an_unsure_other_page_of_one_prose_block_is_an_article() -> None:
+    url = "https://blog.example.org/slow-reading/"
+    ranked = [("other", 0.52), ("news", 0.40), ("list", 0.08)]
+    decision = _decide(LONG_ESSAY, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("news", "prose_block")
+    off = PageTypeParams(other_unsure_below=0.0)
+    assert _decide(LONG_ESSAY, url, ranked, off).page_type == "other"
+    # a model sure of 'other', or prose that does not dominate the page
+    assert _decide(LONG_ESSAY, url, [("other", 0.80), ("news", 0.15), ("list", 0.05)]
+                   ).page_type == "other"
+    assert _decide(ESSAY.replace('<p class="meta">March 2, 2019</p>', ""), url, ranked
+                   ).page_type == "other"

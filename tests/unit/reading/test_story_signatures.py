@@ -4,6 +4,8 @@ next) nor the minima."""
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 from datasketch import MinHash
@@ -99,3 +101,15 @@ def test_shingles_hashed_in_parts_are_hashed_as_at_once(monkeypatch: pytest.Monk
     whole = _shingle_hashes(texts, sampled=False)
     assert sum(map(len, texts)) > 3 * 2**15
     assert all(np.array_equal(part, at_once) for part, at_once in zip(parts, whole, strict=True))
+
+
+def test_the_collector_waits_for_a_pass_and_is_left_as_it_was() -> None:
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            with pytest.raises(ValueError), stories._collector_paused():
+                assert not gc.isenabled()
+                raise ValueError
+            assert gc.isenabled() == enabled
+        finally:
+            gc.enable()

@@ -59,18 +59,24 @@ def _sqlite_rows(session: Session, table: Table, columns: Sequence[str],
             [_processed(row, processors) for row in rows] if processors else rows)
 
 
-def _values(session: Session, statement: str, rows: Sequence[Sequence[Any]]) -> None:
+def _values(session: Session, statement: str, rows: Sequence[Sequence[Any]]
+            ) -> list[tuple[Any, ...]]:
     """Execute `statement` (its `{}` a VALUES list) over `rows` (tuples of one length), as
     many rows a statement as _PARAMETERS allows: the driver's executemany steps a statement a
-    row, which cost SQLite as much again as inserting the rows (its story rows a pass)."""
+    row, which cost SQLite as much again as inserting the rows (its story rows a pass).
+    Returns the rows the statements return (RETURNING), if any."""
     connection = session.connection()
     marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     row = f"({', '.join(marker for _ in rows[0])})"
     per = _PARAMETERS // len(rows[0])
+    returned: list[tuple[Any, ...]] = []
     for start in range(0, len(rows), per):
         chunk = rows[start:start + per]
-        connection.exec_driver_sql(statement.format(", ".join([row] * len(chunk))),
-                                   tuple(chain.from_iterable(chunk)))
+        result = connection.exec_driver_sql(statement.format(", ".join([row] * len(chunk))),
+                                            tuple(chain.from_iterable(chunk)))
+        if result.returns_rows:
+            returned += [tuple(found) for found in result.all()]
+    return returned
 
 
 def _processed(row: Sequence[Any], processors: list[tuple[int, Any]]) -> tuple[Any, ...]:
@@ -105,20 +111,21 @@ def select_in(session: Session, table: Table, columns: Sequence[str], key: str,
 
 
 def add_counts(session: Session, table: Table, key: str, count: str,
-               counts: Mapping[int, int]) -> None:
+               counts: Mapping[int, int]) -> dict[int, int]:
     """Add `counts` (key → amount) to `table`'s `count` column, inserting missing keys: one
     upsert (`ON CONFLICT … DO UPDATE`, both PostgreSQL and SQLite) in key order, so two
-    writers adding to the same keys take their row locks in the same order."""
+    writers adding to the same keys take their row locks in the same order. Returns each
+    key's count after the addition (RETURNING: the caller need not read them again)."""
     if not counts:
-        return
+        return {}
     rows = sorted(counts.items())
     upsert = (f"INSERT INTO {table.name} ({key}, {count}) {{}} ON CONFLICT ({key}) "
-              f"DO UPDATE SET {count} = {table.name}.{count} + excluded.{count}")
+              f"DO UPDATE SET {count} = {table.name}.{count} + excluded.{count} "
+              f"RETURNING {key}, {count}")
     connection = session.connection()
     if connection.dialect.name == "postgresql":
-        connection.execute(
+        return dict(connection.execute(
             text(upsert.format("SELECT * FROM unnest(CAST(:keys AS bigint[]), "
                                "CAST(:counts AS integer[]))")),
-            {"keys": [row[0] for row in rows], "counts": [row[1] for row in rows]})
-        return
-    _values(session, upsert.format("VALUES {}"), rows)
+            {"keys": [row[0] for row in rows], "counts": [row[1] for row in rows]}).all())
+    return dict(_values(session, upsert.format("VALUES {}"), rows))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import gc
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -317,15 +317,20 @@ def _bodies(session: Session, article_ids: Collection[int]) -> dict[int, _Body]:
             for (article_id, _, published_at, _), (_, text) in zip(rows, texts, strict=True)}
 
 
-def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
-    """The keys among these bodies' sentences that are on TEMPLATE_PAGES of their site's pages."""
-    keys = sorted({key for body in bodies for key in body.text.keys})
-    return {key for key, in select_in(session, StoryLine.__table__, ("key",), "key", keys,
-                                      f"pages >= {int(TEMPLATE_PAGES)}")}
+def _template(session: Session, bodies: Iterable[_Body], counted: Mapping[int, int]
+              ) -> set[int]:
+    """The keys among these bodies' sentences that are on TEMPLATE_PAGES of their site's
+    pages: the pass's keys by their counts as the pass's upsert left them (`counted`), the
+    others looked up (a lookup a key was 6 % of a pass)."""
+    keys = {key for body in bodies for key in body.text.keys}
+    return {key for key in keys & counted.keys() if counted[key] >= TEMPLATE_PAGES} | {
+        key for key, in select_in(session, StoryLine.__table__, ("key",), "key",
+                                  sorted(keys - counted.keys()),
+                                  f"pages >= {int(TEMPLATE_PAGES)}")}
 
 
-def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int, _Body]
-               ) -> dict[int, int]:
+def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int, _Body],
+               counted: Mapping[int, int]) -> dict[int, int]:
     """Each article's first likely copy (article id → its candidates, in order) that
     `is_copy` confirms. Candidates are tried in rounds, the first of each article's, then
     the next of those not confirmed: a body is read (stored candidates, into `bodies`), its
@@ -340,7 +345,7 @@ def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int,
         needed = {article_id for pair in pairs for article_id in pair} - distinct.keys()
         bodies |= _bodies(session, needed - bodies.keys())
         compared = {article_id: bodies[article_id] for article_id in needed}
-        distinct |= _distinct(compared, _template(session, compared.values()))
+        distinct |= _distinct(compared, _template(session, compared.values(), counted))
         trying = []
         for article_id, other in pairs:
             if is_copy(distinct[article_id], distinct[other]):
@@ -403,8 +408,8 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
                         [url for *_, url in pending])
     bodies = {article_id: _Body(text, published_at)
               for (article_id, _, published_at, _), (_, text) in zip(pending, texts, strict=True)}
-    add_counts(session, StoryLine.__table__, "key", "pages",
-               Counter(chain.from_iterable(set(body.text.keys) for body in bodies.values())))
+    counted = add_counts(session, StoryLine.__table__, "key", "pages", Counter(
+        chain.from_iterable(set(body.text.keys) for body in bodies.values())))
     sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     known = _stored_by_bucket(session, set(chain.from_iterable(keys for *_, keys in signed)))
@@ -419,7 +424,7 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     likely = dict(zip(candidates, likely_copies(
         [sig for sig, _ in candidates.values()], [found for _, found in candidates.values()]),
         strict=True))
-    confirmed = _confirmed(session, likely, bodies)
+    confirmed = _confirmed(session, likely, bodies, counted)
     stored_story = {other: candidate.story_id for by_article in known.values()
                     for other, candidate in by_article.items() if candidate.story_id is not None}
     story_of: dict[int, int] = {}

@@ -1,5 +1,6 @@
 """On SQLite, rows go as many a statement as its bound parameters allow: every row lands,
-each counted key adds once, whatever the statements' seams."""
+each counted key adds once and comes back with its new count, whatever the statements'
+seams."""
 
 from __future__ import annotations
 
@@ -33,8 +34,10 @@ def test_rows_of_many_statements_all_land_in_order_of_columns() -> None:
 def test_counts_add_across_statements_and_calls() -> None:
     keys = range(-1000, 1000)
     with _session() as session:
-        add_counts(session, COUNTS, "key", "pages", dict.fromkeys(keys, 1))
-        add_counts(session, COUNTS, "key", "pages", {key: 2 for key in keys if key % 2})
+        assert add_counts(session, COUNTS, "key", "pages", dict.fromkeys(keys, 1)) == (
+            dict.fromkeys(keys, 1))
+        assert add_counts(session, COUNTS, "key", "pages", {key: 2 for key in keys if key % 2}
+                          ) == {key: 3 for key in keys if key % 2}
         found = dict(select_in(session, COUNTS, ("key", "pages"), "key", list(keys),
                                "pages >= 3"))
     assert found == {key: 3 for key in keys if key % 2}

@@ -19,20 +19,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from sqlalchemy import text
 from sqlalchemy.orm import Session, sessionmaker
 
+from bench.backend import backend_seconds
 from bench.crawl import _drop_database, _fresh_database
 from models.db import session_factory
 from models.store import save_pages
@@ -43,8 +41,6 @@ from reading.delivery import deliver_due
 from reading.stories import GROUP_LOOKBACK, group_new
 from reading.watches import match_new
 from tests.demosite import DemoServer
-
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 def demo_records() -> list[dict[str, Any]]:
@@ -74,14 +70,6 @@ class Timing:
     database: float
 
 
-def _backend_seconds(session: Session) -> tuple[int, float]:
-    """The PostgreSQL backend serving this session, and its CPU seconds so far (it runs on
-    this machine: /proc)."""
-    pid = session.scalar(text("SELECT pg_backend_pid()"))
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return pid, (int(fields[11]) + int(fields[12])) / TICK
-
-
 def _after_batch(sessions: sessionmaker[Session]) -> None:
     """What a crawl's watch pass (crawler/watching.py) does after each stored batch."""
     with sessions.begin() as session:
@@ -100,14 +88,14 @@ def timed_writes(url: str, records: list[dict[str, Any]], batch: int,
         cpu, wall = time.process_time(), time.perf_counter()
         for start in range(0, len(records), batch):
             with sessions.begin() as session:
-                pid, seconds = _backend_seconds(session)
+                pid, seconds = backend_seconds(session)
                 backends.setdefault(pid, seconds)
                 save_pages(session, records[start:start + batch])
             if search:
                 _after_batch(sessions)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     with sessions.begin() as session:
-        pid, seconds = _backend_seconds(session)
+        pid, seconds = backend_seconds(session)
     database = sum((seconds if other == pid else _ended(other)) - before
                    for other, before in backends.items())
     return Timing(cpu, wall, database)

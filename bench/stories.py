@@ -6,9 +6,11 @@ in front, an 编辑 / 来源 / share-bar footer, paragraphs reordered, the last 
 trimmed (up to 40 %), a sentence dropped, a few characters changed. Headlines change too
 (they are not part of the body). Pairs of articles in one predicted story are scored
 against pairs in one true story: precision and recall. Cost is CPU per grouped article,
-in this process, with the store at the set's size.
+in this process, with the store at the set's size; with `--store N`, the same set is grouped
+on PostgreSQL, in a copy of bench.filled's store already holding N grouped articles (the
+copy dropped after), and the PostgreSQL backend's CPU is printed beside this process'.
 
-    python -m bench.stories [--originals 400] [--seed 5]
+    python -m bench.stories [--originals 400] [--seed 5] [--store 1000000]
     python -m bench.stories --real-pairs   # ../shared/data's real bodies, scored on the labels
 
 The real bodies hold no wire reprints but do hold double posts, a post under two URLs, and
@@ -26,6 +28,7 @@ import argparse
 import json
 import random
 import re
+import secrets
 import sys
 import tempfile
 import time
@@ -39,6 +42,9 @@ from alembic import command
 from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
+from bench.backend import backend_seconds
+from bench.crawl import _drop_database
+from bench.filled import ADMIN_URL, filled_copy
 from models.db import get_engine
 from models.page import Article, Page
 from models.schema import alembic_config
@@ -96,26 +102,68 @@ def reprint(body: str, rng: random.Random) -> str:
     return text
 
 
-def grouped_stories(pages: list[dict]) -> tuple[dict[str, int], float, int]:
-    """Store the pages in a fresh SQLite store and group them by the store's own code:
-    each page URL's story, the CPU seconds grouping took, and how many were grouped."""
+@dataclass(frozen=True)
+class Grouping:
+    """The pages' stories (page URL → story) and what grouping them cost: CPU seconds of
+    this process and of the PostgreSQL backend (None: SQLite, in this process)."""
+
+    stories: dict[str, int]
+    cpu: float
+    database: float | None
+    grouped: int
+
+    def per_article(self) -> str:
+        line = f"grouping {1000 * self.cpu / self.grouped:.2f} ms CPU per article"
+        if self.database is not None:
+            line += f" + PostgreSQL {1000 * self.database / self.grouped:.2f} ms"
+        return line + f" ({self.grouped} grouped)"
+
+
+def grouped_stories(pages: list[dict]) -> Grouping:
+    """Store the pages in a fresh SQLite store and group them by the store's own code."""
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/stories.sqlite3"
         command.upgrade(alembic_config(url), "head")
-        sessions = sessionmaker(get_engine(url))
-        with sessions.begin() as session:
-            save_pages(session, pages)
+        return _grouped(url, pages)
+
+
+def stored_grouping(pages: list[dict], stored: int, admin_url: str = ADMIN_URL,
+                    prefix: str = "bench_filled") -> Grouping:
+    """Group the pages as `grouped_stories` does, on a copy of bench.filled's PostgreSQL
+    store holding `stored` grouped articles (their ids come from its sequences, past the
+    template's), dropped after. Each pass looks at the newest len(pages) articles, as a
+    crawl's pass looks at its newest: finding the ungrouped among all would scan the store."""
+    url = filled_copy(stored, f"bench_stories_{secrets.token_hex(4)}", admin_url, prefix)
+    try:
+        return _grouped(url, pages, lookback=len(pages))
+    finally:
+        get_engine(url).dispose()
+        _drop_database(admin_url, url)
+
+
+def _grouped(url: str, pages: list[dict], lookback: int | None = None) -> Grouping:
+    """Save the pages to the store at `url`, group them in one transaction, timed, and read
+    their stories back."""
+    engine = get_engine(url)
+    sessions = sessionmaker(engine)
+    with sessions.begin() as session:
+        save_pages(session, pages)
+    with sessions.begin() as session:
+        postgresql = engine.dialect.name == "postgresql"
+        backend = backend_seconds(session)[1] if postgresql else 0.0
         cpu = time.process_time()
-        with sessions.begin() as session:
-            grouped = 0
-            while batch := group_new(session):
-                grouped += batch
+        grouped = 0
+        while batch := group_new(session, lookback=lookback):
+            grouped += batch
         cpu = time.process_time() - cpu
-        with sessions() as session:
-            predicted = dict(session.execute(
-                select(Page.url, ArticleStory.story_id).join(Article, Article.page_id == Page.id)
-                .join(ArticleStory, ArticleStory.article_id == Article.id)).all())
-    return predicted, cpu, grouped
+        database = backend_seconds(session)[1] - backend if postgresql else None
+    with sessions() as session:
+        predicted = dict(session.execute(
+            select(Page.url, ArticleStory.story_id).join(Article, Article.page_id == Page.id)
+            .join(ArticleStory, ArticleStory.article_id == Article.id)
+            .where(Page.url.in_([page["url"] for page in pages]))).all())
+    engine.dispose()
+    return Grouping(predicted, cpu, database, grouped)
 
 
 @dataclass(frozen=True)
@@ -156,9 +204,9 @@ def real_pairs() -> int:
         page["article"]["published_at"] = real.published_at
         pages.append(page)
     names = {page["url"]: name for page, name in zip(pages, bodies, strict=True)}
-    predicted, cpu, grouped = grouped_stories(pages)
+    grouping = grouped_stories(pages)
     stories: dict[int, list[str]] = defaultdict(list)
-    for page_url, story in predicted.items():
+    for page_url, story in grouping.stories.items():
         stories[story].append(names[page_url])
     pairs = {frozenset(pair) for members in stories.values()
              for pair in combinations(sorted(members), 2)}
@@ -171,8 +219,7 @@ def real_pairs() -> int:
     print(f"{len(bodies)} real bodies, {len(pairs)} pairs grouped into one story "
           f"(of {len(bodies) * (len(bodies) - 1) // 2:,}); {len(labels)} labelled pairs, "
           f"{len(copies)} copies: precision {precision:.3f} ({len(pairs & copies)} of "
-          f"{len(judged)}), recall {recall:.3f}; grouping {1000 * cpu / grouped:.2f} ms CPU "
-          f"per article")
+          f"{len(judged)}), recall {recall:.3f}; {grouping.per_article()}")
     for pair in sorted(map(sorted, pairs)):
         verdict = {True: "copy", False: "NOT A COPY", None: "UNLABELLED"}[
             labels.get(frozenset(pair))]
@@ -188,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--real-pairs", action="store_true",
                         help="score the pairs it groups among the real bodies instead")
+    parser.add_argument("--store", type=int, default=0, metavar="N",
+                        help="group on a copy of bench.filled's PostgreSQL store of N articles")
     args = parser.parse_args(argv)
     if args.real_pairs:
         return real_pairs()
@@ -206,9 +255,9 @@ def main(argv: list[str] | None = None) -> int:
             pages.append(page)
             truth[url] = number
     rng.shuffle(pages)
-    predicted, cpu, grouped = grouped_stories(pages)
+    grouping = stored_grouping(pages, args.store) if args.store else grouped_stories(pages)
     stories: dict[int, list[str]] = defaultdict(list)
-    for page_url, story in predicted.items():
+    for page_url, story in grouping.stories.items():
         stories[story].append(page_url)
     predicted_pairs = {frozenset(pair) for members in stories.values()
                        for pair in combinations(members, 2)}
@@ -222,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     recall = hits / len(true_pairs) if true_pairs else 1.0
     print(f"{len(true_stories)} originals, {len(truth)} articles, {len(true_pairs)} copy pairs; "
           f"pairwise precision {precision:.3f}, recall {recall:.3f}; "
-          f"grouping {1000 * cpu / grouped:.2f} ms CPU per article ({grouped} grouped)")
+          + (f"on a store of {args.store:,} grouped articles, " if args.store else "")
+          + grouping.per_article())
     return 0
 
 

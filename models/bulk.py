@@ -3,14 +3,16 @@
 SQLAlchemy's executemany of a Core INSERT processes each row's parameters in Python (about
 20 µs a row: the index's rows and the stories' band keys, ≈ 40 rows a stored page, were a
 third of a page's write). On PostgreSQL the rows go as one array per column instead,
-unpacked by `unnest` (psycopg2 adapts a list in C); on SQLite to the driver's own
-executemany (C), each value through its column type's bind processor first (dates are
-stored as SQLAlchemy writes them); other databases take the Core executemany.
+unpacked by `unnest` (psycopg2 adapts a list in C); on SQLite as many rows a statement as
+its bound parameters allow (`_values`), each value through its column type's bind processor
+first (dates are stored as SQLAlchemy writes them); other databases take the Core
+executemany.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 from sqlalchemy import Table, bindparam, insert, text
@@ -53,10 +55,28 @@ def _sqlite_rows(session: Session, table: Table, columns: Sequence[str],
     processors = [(index, processor) for index, name in enumerate(columns)
                   if (processor := table.c[name].type.dialect_impl(dialect)
                       .bind_processor(dialect)) is not None]
-    session.connection().exec_driver_sql(
-        f"INSERT INTO {table.name} ({', '.join(columns)}) "
-        f"VALUES ({', '.join('?' for _ in columns)})",
-        [_processed(row, processors) for row in rows] if processors else rows)
+    _values(session, f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES {{}}",
+            [_processed(row, processors) for row in rows] if processors else rows)
+
+
+def _values(session: Session, statement: str, rows: Sequence[Sequence[Any]]
+            ) -> list[tuple[Any, ...]]:
+    """Execute `statement` (its `{}` a VALUES list) over `rows` (tuples of one length), as
+    many rows a statement as _PARAMETERS allows: the driver's executemany steps a statement a
+    row, which cost SQLite as much again as inserting the rows (its story rows a pass).
+    Returns the rows the statements return (RETURNING), if any."""
+    connection = session.connection()
+    marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    row = f"({', '.join(marker for _ in rows[0])})"
+    per = _PARAMETERS // len(rows[0])
+    returned: list[tuple[Any, ...]] = []
+    for start in range(0, len(rows), per):
+        chunk = rows[start:start + per]
+        result = connection.exec_driver_sql(statement.format(", ".join([row] * len(chunk))),
+                                            tuple(chain.from_iterable(chunk)))
+        if result.returns_rows:
+            returned += [tuple(found) for found in result.all()]
+    return returned
 
 
 def _processed(row: Sequence[Any], processors: list[tuple[int, Any]]) -> tuple[Any, ...]:
@@ -79,33 +99,33 @@ def select_in(session: Session, table: Table, columns: Sequence[str], key: str,
     if connection.dialect.name == "postgresql":
         return [tuple(row) for row in connection.execute(
             text(f"SELECT {selected} FROM {table.name} WHERE {key} = ANY(:values) "
-                 f"AND {condition}"), {"values": list(values)})]
+                 f"AND {condition}"), {"values": list(values)}).all()]
     marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     found: list[tuple[Any, ...]] = []
     for start in range(0, len(values), _PARAMETERS):
         chunk = tuple(values[start:start + _PARAMETERS])
         found += [tuple(row) for row in connection.exec_driver_sql(
             f"SELECT {selected} FROM {table.name} WHERE {key} IN "
-            f"({', '.join(marker for _ in chunk)}) AND {condition}", chunk)]
+            f"({', '.join(marker for _ in chunk)}) AND {condition}", chunk).all()]
     return found
 
 
 def add_counts(session: Session, table: Table, key: str, count: str,
-               counts: Mapping[int, int]) -> None:
+               counts: Mapping[int, int]) -> dict[int, int]:
     """Add `counts` (key → amount) to `table`'s `count` column, inserting missing keys: one
     upsert (`ON CONFLICT … DO UPDATE`, both PostgreSQL and SQLite) in key order, so two
-    writers adding to the same keys take their row locks in the same order."""
+    writers adding to the same keys take their row locks in the same order. Returns each
+    key's count after the addition (RETURNING: the caller need not read them again)."""
     if not counts:
-        return
+        return {}
     rows = sorted(counts.items())
     upsert = (f"INSERT INTO {table.name} ({key}, {count}) {{}} ON CONFLICT ({key}) "
-              f"DO UPDATE SET {count} = {table.name}.{count} + excluded.{count}")
+              f"DO UPDATE SET {count} = {table.name}.{count} + excluded.{count} "
+              f"RETURNING {key}, {count}")
     connection = session.connection()
     if connection.dialect.name == "postgresql":
-        connection.execute(
+        return dict(connection.execute(
             text(upsert.format("SELECT * FROM unnest(CAST(:keys AS bigint[]), "
                                "CAST(:counts AS integer[]))")),
-            {"keys": [row[0] for row in rows], "counts": [row[1] for row in rows]})
-        return
-    marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    connection.exec_driver_sql(upsert.format(f"VALUES ({marker}, {marker})"), rows)
+            {"keys": [row[0] for row in rows], "counts": [row[1] for row in rows]}).all())
+    return dict(_values(session, upsert.format("VALUES {}"), rows))

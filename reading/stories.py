@@ -19,12 +19,15 @@ site with other numbers (one form filled twice: a moved-topic notice for another
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
+from itertools import chain
 
 import numpy as np
 from datasketch import MinHash
@@ -55,6 +58,7 @@ GROUP_LOOKBACK = 1000
 _SEED = 20261127
 _GROUPING_LOCK = 20261128  # PostgreSQL advisory lock key: one grouping pass at a time
 _SAMPLED = 0xFFFFFFFF // SHINGLE_SAMPLE
+_HASHED_AT_ONCE = 1 << 15  # shingles: their arrays in a core's L2 cache
 NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and digits
 
 
@@ -125,20 +129,14 @@ def _shingle_hashes(letters: Sequence[str], sampled: bool = True
     SHINGLE_CHARACTERS code points, mixed (MurmurHash3's finaliser). The texts are hashed as
     one array; a shingle that would run into the next text is dropped."""
     ends = np.cumsum(np.fromiter(map(len, letters), dtype=np.int64, count=len(letters)))
-    codes = np.frombuffer("".join(letters).encode("utf-32-le"), dtype=np.uint32
-                          ).astype(np.uint64)
+    codes = np.frombuffer("".join(letters).encode("utf-32-le"), dtype=np.uint32)
     count = len(codes) - SHINGLE_CHARACTERS + 1
     if count <= 0:
         return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint64)
-    hashes = codes[:count].copy()  # in place from here: a pass's texts are millions long
-    for offset in range(1, SHINGLE_CHARACTERS):
-        hashes *= np.uint64(1_000_003)
-        hashes += codes[offset:offset + count]
-    shifted = np.empty_like(hashes)
-    for shift, factor in ((33, 0xFF51AFD7ED558CCD), (33, 0xC4CEB9FE1A85EC53), (33, 1)):
-        hashes ^= np.right_shift(hashes, np.uint64(shift), out=shifted)
-        hashes *= np.uint64(factor)
-    top = np.right_shift(hashes, np.uint64(32), out=shifted)
+    top = np.empty(count, dtype=np.uint64)
+    for start in range(0, count, _HASHED_AT_ONCE):
+        _hash_shingles(codes[start:start + _HASHED_AT_ONCE + SHINGLE_CHARACTERS - 1],
+                       top[start:start + _HASHED_AT_ONCE])
     kept = top <= _SAMPLED if sampled else np.ones(count, dtype=bool)
     across = (ends[:, None] - np.arange(1, SHINGLE_CHARACTERS)).ravel()  # into the next text
     kept[across[(across >= 0) & (across < count)]] = False
@@ -149,6 +147,21 @@ def _shingle_hashes(letters: Sequence[str], sampled: bool = True
     distinct[1:] = keys[1:] != keys[:-1]  # 15 times as long as this sort for these keys
     keys = keys[distinct]
     return (keys >> np.uint64(32)).astype(np.int64), keys & np.uint64(0xFFFFFFFF)
+
+
+def _hash_shingles(codes: np.ndarray, top: np.ndarray) -> None:
+    """Into `top`, the top 32 bits of each SHINGLE_CHARACTERS code points' hash (`codes`
+    holds the last shingle's last ones). In place, a part of a pass at a time that the
+    processor's cache holds: the pass at once went through memory twenty times."""
+    hashes = codes[:len(top)].astype(np.uint64)
+    for offset in range(1, SHINGLE_CHARACTERS):
+        hashes *= np.uint64(1_000_003)
+        hashes += codes[offset:offset + len(top)]
+    shifted = np.empty_like(hashes)
+    for shift, factor in ((33, 0xFF51AFD7ED558CCD), (33, 0xC4CEB9FE1A85EC53), (33, 1)):
+        hashes ^= np.right_shift(hashes, np.uint64(shift), out=shifted)
+        hashes *= np.uint64(factor)
+    np.right_shift(hashes, np.uint64(32), out=top)
 
 
 def _buckets(hashvalues: np.ndarray) -> np.ndarray:
@@ -163,14 +176,14 @@ def _buckets(hashvalues: np.ndarray) -> np.ndarray:
     return keys.view(np.int64)
 
 
-def band_keys(sigs: Sequence[Signature | None]) -> list[list[tuple[int, int]]]:
-    """Each signature's (band, bucket) pairs, none for None: equal buckets mean the
-    signatures agree on all of a band's rows (the band number is mixed into the bucket,
-    so a bucket alone names its band)."""
+def band_keys(sigs: Sequence[Signature | None]) -> list[list[int]]:
+    """Each signature's bucket per band, in band order, none for None: equal buckets mean
+    the signatures agree on all of a band's rows (the band number is mixed into the
+    bucket, so a bucket alone names its band)."""
     signed = [sig for sig in sigs if sig is not None]
     rows = iter(_buckets(np.stack([sig.hashvalues for sig in signed])).tolist()
                 if signed else [])
-    return [list(enumerate(next(rows))) if sig is not None else [] for sig in sigs]
+    return [next(rows) if sig is not None else [] for sig in sigs]
 
 
 @dataclass
@@ -185,10 +198,10 @@ class _Candidate:
 def _stored_by_bucket(session: Session, buckets: Iterable[int]
                       ) -> dict[int, dict[int, _Candidate]]:
     """bucket → article id → candidate, for the stored articles with that band key, for a
-    whole pass's buckets: the (bucket, article) pairs, then each article's signature once
-    (copies share many buckets)."""
+    whole pass's (distinct) buckets: the (bucket, article) pairs, then each article's
+    signature once (copies share many buckets)."""
     pairs = select_in(session, StoryBand.__table__, ("bucket", "article_id"), "bucket",
-                      sorted(set(buckets)))
+                      sorted(buckets))
     signed = {article_id: _Candidate(story_id, Signature.from_bytes(signature, shingles))
               for article_id, story_id, signature, shingles in select_in(
                   session, ArticleStory.__table__,
@@ -202,23 +215,31 @@ def _stored_by_bucket(session: Session, buckets: Iterable[int]
     return found
 
 
-def likely_copies(sig: Signature, candidates: dict[int, _Candidate]) -> list[int]:
-    """The candidates (article id → candidate) `sig` may copy, the most contained first
-    (ties: the later article). Copies share most of the shorter text (containment,
-    estimated from the signatures' Jaccard and the sets' sizes) and enough of both
-    (Jaccard): the containment of a short text in a long one is too noisy an estimate
-    alone."""
-    if not candidates:
-        return []
-    ids = list(candidates)
-    jaccard = np.mean(np.stack([candidates[i].signature.hashvalues for i in ids])
-                      == sig.hashvalues, axis=1)
-    sizes = np.array([candidates[i].signature.shingles for i in ids], dtype=np.float64)
-    shared = jaccard * (sizes + sig.shingles) / (1 + jaccard)
-    contained = np.minimum(1.0, shared / np.minimum(sizes, sig.shingles))
-    copies = np.flatnonzero((jaccard >= COPY_JACCARD) & (contained >= COPY_CONTAINMENT))
-    return [ids[i] for i in sorted(copies.tolist(), key=lambda i: (contained[i], ids[i]),
-                                   reverse=True)]
+def likely_copies(sigs: Sequence[Signature], candidates: Sequence[dict[int, _Candidate]]
+                  ) -> list[list[int]]:
+    """The candidates (article id → candidate) each signature may copy, the most contained
+    first (ties: the later article), for a whole pass in a few array operations (a few
+    small ones an article cost more than its signature). Copies share most of the shorter
+    text (containment, estimated from the signatures' Jaccard and the sets' sizes) and
+    enough of both (Jaccard): the containment of a short text in a long one is too noisy an
+    estimate alone."""
+    found: list[list[int]] = [[] for _ in sigs]
+    owners = np.repeat(np.arange(len(sigs)), [len(each) for each in candidates])
+    if not len(owners):
+        return found
+    ids = np.fromiter(chain.from_iterable(candidates), dtype=np.int64, count=len(owners))
+    theirs = [candidate.signature for each in candidates for candidate in each.values()]
+    jaccard = np.mean(np.stack([sig.hashvalues for sig in theirs])
+                      == np.stack([sig.hashvalues for sig in sigs])[owners], axis=1)
+    sizes = np.array([sig.shingles for sig in theirs], dtype=np.float64)
+    own = np.array([sig.shingles for sig in sigs], dtype=np.float64)[owners]
+    shared = jaccard * (sizes + own) / (1 + jaccard)
+    contained = np.minimum(1.0, shared / np.minimum(sizes, own))
+    kept = np.flatnonzero((jaccard >= COPY_JACCARD) & (contained >= COPY_CONTAINMENT))
+    kept = kept[np.lexsort((-ids[kept], -contained[kept], owners[kept]))]
+    for owner, article_id in zip(owners[kept].tolist(), ids[kept].tolist(), strict=True):
+        found[owner].append(article_id)
+    return found
 
 
 @dataclass(frozen=True)
@@ -254,9 +275,17 @@ def is_copy(first: _Distinct, second: _Distinct) -> bool:
            for key, sentence in first.numbered.items()):
         return False
     smaller = min(len(first.shingles), len(second.shingles))
-    return (smaller >= MIN_DISTINCT_SHINGLES
-            and len(np.intersect1d(first.shingles, second.shingles, assume_unique=True))
-            >= COPY_CONTAINMENT * smaller)
+    return smaller >= MIN_DISTINCT_SHINGLES and _shared(first.shingles, second.shingles) >= (
+        COPY_CONTAINMENT * smaller)
+
+
+def _shared(first: np.ndarray, second: np.ndarray) -> int:
+    """How many values two sorted arrays of distinct values share: each of the first looked
+    up in the second (`np.intersect1d` sorts both again)."""
+    if not len(first) or not len(second):
+        return 0
+    found = np.searchsorted(second, first)
+    return int(np.count_nonzero(second[np.minimum(found, len(second) - 1)] == first))
 
 
 def _distinct(bodies: dict[int, _Body], template: set[int]) -> dict[int, _Distinct]:
@@ -288,15 +317,20 @@ def _bodies(session: Session, article_ids: Collection[int]) -> dict[int, _Body]:
             for (article_id, _, published_at, _), (_, text) in zip(rows, texts, strict=True)}
 
 
-def _template(session: Session, bodies: Iterable[_Body]) -> set[int]:
-    """The keys among these bodies' sentences that are on TEMPLATE_PAGES of their site's pages."""
-    keys = sorted({key for body in bodies for key in body.text.keys})
-    return {key for key, in select_in(session, StoryLine.__table__, ("key",), "key", keys,
-                                      f"pages >= {int(TEMPLATE_PAGES)}")}
+def _template(session: Session, bodies: Iterable[_Body], counted: Mapping[int, int]
+              ) -> set[int]:
+    """The keys among these bodies' sentences that are on TEMPLATE_PAGES of their site's
+    pages: the pass's keys by their counts as the pass's upsert left them (`counted`), the
+    others looked up (a lookup a key was 6 % of a pass)."""
+    keys = {key for body in bodies for key in body.text.keys}
+    return {key for key in keys & counted.keys() if counted[key] >= TEMPLATE_PAGES} | {
+        key for key, in select_in(session, StoryLine.__table__, ("key",), "key",
+                                  sorted(keys - counted.keys()),
+                                  f"pages >= {int(TEMPLATE_PAGES)}")}
 
 
-def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int, _Body]
-               ) -> dict[int, int]:
+def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int, _Body],
+               counted: Mapping[int, int]) -> dict[int, int]:
     """Each article's first likely copy (article id → its candidates, in order) that
     `is_copy` confirms. Candidates are tried in rounds, the first of each article's, then
     the next of those not confirmed: a body is read (stored candidates, into `bodies`), its
@@ -311,7 +345,7 @@ def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int,
         needed = {article_id for pair in pairs for article_id in pair} - distinct.keys()
         bodies |= _bodies(session, needed - bodies.keys())
         compared = {article_id: bodies[article_id] for article_id in needed}
-        distinct |= _distinct(compared, _template(session, compared.values()))
+        distinct |= _distinct(compared, _template(session, compared.values(), counted))
         trying = []
         for article_id, other in pairs:
             if is_copy(distinct[article_id], distinct[other]):
@@ -334,6 +368,23 @@ def _take_turn(session: Session) -> None:
         session.execute(text("UPDATE story_line SET pages = pages WHERE 0"))
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused, and restored as it was after. A pass makes
+    hundreds of thousands of objects that live to its end and then go by reference
+    counting; meanwhile they set off the collector's full collections, each a scan of the
+    whole process' heap that finds nothing (0.09–0.18 s of bench.stories' 1,138 articles,
+    0.08–0.15 ms an article; docs/BENCHMARKS.md, stories)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@_collector_paused()
 def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None = None) -> int:
     """Group the articles stored since the last pass, oldest publication first (so a story's
     first member is its earliest copy where the crawl saw it); returns how many. An article
@@ -343,7 +394,7 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     `lookback` articles are looked at: an index range, where finding the ungrouped among
     all articles is a scan of the store (0.9 s a pass at 1,000,000 articles); older ones
     are the backfill's (`python -m crawler reindex`). Passes of the store take turns
-    (`_take_turn`)."""
+    (`_take_turn`); the garbage collector waits for the pass (`_collector_paused`)."""
     _take_turn(session)
     query = (select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
              .outerjoin(ArticleStory).where(ArticleStory.article_id.is_(None)))
@@ -357,38 +408,48 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
                         [url for *_, url in pending])
     bodies = {article_id: _Body(text, published_at)
               for (article_id, _, published_at, _), (_, text) in zip(pending, texts, strict=True)}
-    add_counts(session, StoryLine.__table__, "key", "pages",
-               Counter(key for body in bodies.values() for key in set(body.text.keys)))
+    counted = add_counts(session, StoryLine.__table__, "key", "pages", Counter(
+        chain.from_iterable(set(body.text.keys) for body in bodies.values())))
     sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
-    known = _stored_by_bucket(session, (bucket for _, _, keys in signed
-                                        for _, bucket in keys))
-    likely: dict[int, list[int]] = {}
+    known = _stored_by_bucket(session, set(chain.from_iterable(keys for *_, keys in signed)))
+    candidates: dict[int, tuple[Signature, dict[int, _Candidate]]] = {}
     for article_id, sig, keys in signed:
         if sig is not None:
-            likely[article_id] = likely_copies(sig, {
-                other: candidate for _, bucket in keys
-                for other, candidate in known.get(bucket, {}).items()})
+            candidates[article_id] = sig, {other: candidate for bucket in keys
+                                           for other, candidate in known.get(bucket, {}).items()}
             candidate = _Candidate(None, sig)
-            for _, bucket in keys:  # later articles of this pass see this one
+            for bucket in keys:  # later articles of this pass see this one
                 known.setdefault(bucket, {})[article_id] = candidate
-    confirmed = _confirmed(session, likely, bodies)
+    likely = dict(zip(candidates, likely_copies(
+        [sig for sig, _ in candidates.values()], [found for _, found in candidates.values()]),
+        strict=True))
+    confirmed = _confirmed(session, likely, bodies, counted)
     stored_story = {other: candidate.story_id for by_article in known.values()
                     for other, candidate in by_article.items() if candidate.story_id is not None}
     story_of: dict[int, int] = {}
     stories: list[tuple[int, int, bytes | None, int]] = []
-    bands: list[tuple[int, int, int]] = []
-    for article_id, sig, keys in signed:
+    for article_id, sig, _ in signed:
         other = confirmed.get(article_id)
         story_of[article_id] = (article_id if other is None
                                 else story_of.get(other) or stored_story[other])
-        bands += [(article_id, band, bucket) for band, bucket in keys]
         stories.append((article_id, story_of[article_id], sig.to_bytes() if sig else None,
                         sig.shingles if sig else 0))
     insert_rows(session, ArticleStory.__table__,
                 ("article_id", "story_id", "signature", "shingles"), stories)
-    insert_rows(session, StoryBand.__table__, ("article_id", "band", "bucket"), bands)
+    insert_rows(session, StoryBand.__table__, ("article_id", "band", "bucket"),
+                _band_rows(signed))
     return len(pending)
+
+
+def _band_rows(signed: Sequence[tuple[int, Signature | None, list[int]]]
+               ) -> list[tuple[int, int, int]]:
+    """The (article id, band, bucket) rows of the signed articles, zipped from columns (a
+    tuple built in Python a row cost as much as inserting it)."""
+    banded = [(article_id, keys) for article_id, _, keys in signed if keys]
+    return list(zip(np.repeat([article_id for article_id, _ in banded], BANDS).tolist(),
+                    list(range(BANDS)) * len(banded),
+                    chain.from_iterable(keys for _, keys in banded), strict=True))
 
 
 @dataclass

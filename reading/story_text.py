@@ -31,22 +31,25 @@ _classes = np.full(0x110000, _UNKNOWN, dtype=np.uint8)
 
 @dataclass(frozen=True)
 class StoryText:
-    """A body's distinct sentences (letters and digits only, in reading order) and each
-    one's key: its site and its letters without digits."""
+    """A body's distinct sentences (letters and digits only, in reading order), each one's
+    key (its site and its letters without digits) and those letters without digits (a
+    sentence holds digits when they differ: no pattern searched a sentence)."""
 
     sentences: tuple[str, ...]
     keys: tuple[int, ...]
+    digitless: tuple[str, ...]
 
     def without(self, template: Set[int]) -> str:
         """The letters of the sentences that are not the site's template."""
-        return "".join(sentence for sentence, key in zip(self.sentences, self.keys, strict=True)
-                       if key not in template)
+        return "".join([sentence for sentence, key in zip(self.sentences, self.keys, strict=True)
+                        if key not in template])
 
     def numbered(self) -> dict[int, str]:
         """The sentences holding digits, by key: two pages of a site holding one sentence
         with other numbers are one form filled twice, not one text."""
-        return {key: sentence for sentence, key in zip(self.sentences, self.keys, strict=True)
-                if _DIGITS.search(sentence)}
+        return {key: sentence for sentence, key, digitless
+                in zip(self.sentences, self.keys, self.digitless, strict=True)
+                if sentence != digitless}
 
 
 def site_of(url: str) -> str:
@@ -79,13 +82,16 @@ def _keyed(letters: str, digitless: str, url: str) -> StoryText:
     """A body's distinct sentences, keyed with its site and their `digitless` letters (a
     sentence's letters decide its digitless ones: the first of equal sentences is kept). A
     key is a signed 64-bit BLAKE2b digest of the site, a line break and the letters (a
-    BIGINT column's range)."""
+    BIGINT column's range): the sentences are encoded at once and the digests read as one
+    array (an encoding and an integer a sentence cost as much as the digests)."""
     found = dict(zip(letters.split("\n"), digitless.split("\n"), strict=True))
     found.pop("", None)
     site = f"{site_of(url)}\n".encode()
-    return StoryText(tuple(found), tuple(
-        int.from_bytes(blake2b(site + keyed.encode(), digest_size=8).digest(), "little",
-                       signed=True) for keyed in found.values()))
+    digests = b"".join([blake2b(site + keyed, digest_size=8).digest()
+                        for keyed in "\n".join(found.values()).encode().split(b"\n")]
+                       if found else [])
+    return StoryText(tuple(found), tuple(np.frombuffer(digests, dtype="<i8").tolist()),
+                     tuple(found.values()))
 
 
 def _letters(normalised: Sequence[str]) -> tuple[list[str], list[str]]:

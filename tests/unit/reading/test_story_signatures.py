@@ -4,16 +4,21 @@ next) nor the minima."""
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
+import pytest
 from datasketch import MinHash
 
 from models.search.terms import normalise
+from reading import stories
 from reading.stories import (
     BANDS,
     MIN_SHINGLES,
     NOT_LETTERS,
     PERMUTATIONS,
     _permutations,
+    _shared,
     _shingle_hashes,
     band_keys,
     signatures,
@@ -75,6 +80,36 @@ def test_band_keys_of_a_pass_are_each_signatures_own() -> None:
     assert keys[1] == [] and keys[0] == keys[3] != keys[2]
     for sig, found in ((first, keys[0]), (second, keys[2])):
         values = sig.hashvalues.tolist()
-        expected = [(band, (_band_key(values[band * rows:(band + 1) * rows])
-                            ^ band * 0x9E3779B97F4A7C15 % 2**64)) for band in range(BANDS)]
-        assert found == [(band, (key + 2**63) % 2**64 - 2**63) for band, key in expected]
+        expected = [_band_key(values[band * rows:(band + 1) * rows])
+                    ^ band * 0x9E3779B97F4A7C15 % 2**64 for band in range(BANDS)]
+        assert found == [(key + 2**63) % 2**64 - 2**63 for key in expected]
+
+
+def test_shared_shingles_are_the_intersection_of_the_sorted_sets() -> None:
+    rng = np.random.default_rng(5)
+    for size, other in ((0, 10), (10, 0), (1, 1), (300, 500), (2000, 40)):
+        first = np.unique(rng.integers(0, 1000, size, dtype=np.uint64))
+        second = np.unique(rng.integers(0, 1000, other, dtype=np.uint64))
+        assert _shared(first, second) == len(np.intersect1d(first, second))
+
+
+def test_shingles_hashed_in_parts_are_hashed_as_at_once(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    texts = [NOT_LETTERS.sub("", normalise(WIRE * 3 + ENGLISH)) for _ in range(60)]
+    parts = _shingle_hashes(texts, sampled=False)
+    monkeypatch.setattr(stories, "_HASHED_AT_ONCE", 10**9)
+    whole = _shingle_hashes(texts, sampled=False)
+    assert sum(map(len, texts)) > 3 * 2**15
+    assert all(np.array_equal(part, at_once) for part, at_once in zip(parts, whole, strict=True))
+
+
+def test_the_collector_waits_for_a_pass_and_is_left_as_it_was() -> None:
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            with pytest.raises(ValueError), stories._collector_paused():
+                assert not gc.isenabled()
+                raise ValueError
+            assert gc.isenabled() == enabled
+        finally:
+            gc.enable()

@@ -19,11 +19,9 @@ site with other numbers (one form filled twice: a moved-topic notice for another
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -38,6 +36,7 @@ from models.bulk import add_counts, insert_rows, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
+from pipelines.collector import collector_paused
 from reading.story_text import StoryText, story_texts
 
 SHINGLE_CHARACTERS = 5
@@ -368,23 +367,7 @@ def _take_turn(session: Session) -> None:
         session.execute(text("UPDATE story_line SET pages = pages WHERE 0"))
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused, and restored as it was after. A pass makes
-    hundreds of thousands of objects that live to its end and then go by reference
-    counting; meanwhile they set off the collector's full collections, each a scan of the
-    whole process' heap that finds nothing (0.09–0.18 s of bench.stories' 1,138 articles,
-    0.08–0.15 ms an article; docs/BENCHMARKS.md, stories)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-@_collector_paused()
+@collector_paused()  # a pass keeps its objects to its end
 def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None = None) -> int:
     """Group the articles stored since the last pass, oldest publication first (so a story's
     first member is its earliest copy where the crawl saw it); returns how many. An article
@@ -394,7 +377,7 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     `lookback` articles are looked at: an index range, where finding the ungrouped among
     all articles is a scan of the store (0.9 s a pass at 1,000,000 articles); older ones
     are the backfill's (`python -m crawler reindex`). Passes of the store take turns
-    (`_take_turn`); the garbage collector waits for the pass (`_collector_paused`)."""
+    (`_take_turn`); the garbage collector waits for the pass (`collector_paused`)."""
     _take_turn(session)
     query = (select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
              .outerjoin(ArticleStory).where(ArticleStory.article_id.is_(None)))

@@ -7,9 +7,7 @@ of removed subtrees.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Collection, Iterator
-from contextlib import contextmanager
+from collections.abc import Collection
 from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -35,6 +33,7 @@ from pipelines.article.dates.publish import posted_date
 from pipelines.article.dates.zones import local_now, localise
 from pipelines.article.markup import Markup, read_markup
 from pipelines.article.metadata import extract_metadata, prose_text
+from pipelines.collector import collector_paused
 from pipelines.deadline import NO_DEADLINE, Deadline
 from pipelines.document import Document
 from pipelines.params import DENSITY, DensityParams
@@ -111,24 +110,6 @@ def _read_lines(found: density.DensityResult, removed: set, markup: Markup,
     return (lines | (opening.chrome if opening else set())) - removed
 
 
-@contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector for one page.
-
-    The route allocates a few container objects per element (table rows, counters,
-    groups) and keeps them to the end, which the collector traversed again and again
-    (see docs/DECISIONS.md, 'Article route speed'). The route makes no garbage cycles
-    that must go early; whatever it leaves is collected once the collector runs again.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def extract_article(
     doc: Document,
     exclude: Collection[lxml.html.HtmlElement] = (),
@@ -142,7 +123,7 @@ def extract_article(
     `later_page`: the page is a thread's later page (thread_pages.thread_first_page), whose
     posts are all replies: comments, no body, no author or time of its own.
     Raises OutOfTimeError when the deadline passes, checked between stages."""
-    with _no_cycle_collection():
+    with collector_paused():  # the route keeps its objects to the page's end
         return _extract(doc, exclude, params, deadline, forum, later_page)
 
 

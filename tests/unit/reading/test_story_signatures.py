@@ -11,6 +11,7 @@ import pytest
 from datasketch import MinHash
 
 from models.search.terms import normalise
+from pipelines.collector import collector_paused
 from reading import stories
 from reading.stories import (
     BANDS,
@@ -107,7 +108,7 @@ def test_the_collector_waits_for_a_pass_and_is_left_as_it_was() -> None:
     for enabled in (True, False):
         (gc.enable if enabled else gc.disable)()
         try:
-            with pytest.raises(ValueError), stories._collector_paused():
+            with pytest.raises(ValueError), collector_paused():
                 assert not gc.isenabled()
                 raise ValueError
             assert gc.isenabled() == enabled

@@ -115,7 +115,7 @@ def sign_ungrouped(url: str) -> int:
                          for i, sig in zip(ids, sigs, strict=True)])
             insert_rows(session, StoryBand.__table__, ("article_id", "band", "bucket"),
                         [(i, band, bucket) for i, keys in zip(ids, band_keys(sigs), strict=True)
-                         for band, bucket in keys])
+                         for band, bucket in enumerate(keys)])
         signed += len(rows)
         print(f"\rsigned {signed:,} articles", end="", file=sys.stderr, flush=True)
     engine.dispose()

@@ -97,6 +97,12 @@ class DemoServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def total_hits(self) -> int:
+        """GETs answered so far, read under the lock the handlers count under (summing
+        `hits` from another thread while a handler adds a path raises RuntimeError)."""
+        with self._lock:
+            return sum(self.hits.values())
+
     def response_latency(self) -> float:
         """Seconds this answer waits: `latency` ± `jitter`, uniform (never below 0)."""
         return max(0.0, self.latency + random.uniform(-self.jitter, self.jitter))

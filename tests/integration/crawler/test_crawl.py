@@ -126,7 +126,7 @@ def test_database_outage_mid_crawl_loses_and_duplicates_nothing(pg_url: str,
                "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=2", "-s", "PERSIST_BATCH_SIZE=10",
                "-s", "PERSIST_FLUSH_SECONDS=0.3", "-s", "PERSIST_RETRY_SECONDS=0.5")
     with DemoServer() as server:
-        _cut(proxy, lambda: sum(server.hits.values()) >= 20, for_seconds=2.0)
+        _cut(proxy, lambda: server.total_hits() >= 20, for_seconds=2.0)
         done = run_crawl(server.url + "/", via_proxy, tmp_path, *options)
     proxy.stop()
     assert done.returncode == 0, done.stderr[-3000:]

@@ -98,7 +98,7 @@ def test_a_never_migrated_database_is_one_line_and_no_crawl(empty_pg_url: str,
                                                             tmp_path: Path) -> None:
     with DemoServer() as server:
         done = run_crawl(server.url + "/", empty_pg_url, tmp_path)
-        fetched = sum(server.hits.values())
+        fetched = server.total_hits()
     assert done.returncode == 1, done.stderr[-3000:]
     assert _one_line(done.stderr) == (
         f"scrapy crawl site: the database {empty_pg_url} has no schema: "

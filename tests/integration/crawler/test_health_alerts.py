@@ -231,7 +231,7 @@ def test_a_database_cut_off_from_a_worker_and_its_growing_journal_alert_and_clea
     via_proxy = make_url(health_pg).set(port=proxy.port).render_as_string(hide_password=False)
 
     def cut(server: DemoServer) -> None:
-        while sum(server.hits.values()) < 15:
+        while server.total_hits() < 15:
             time.sleep(0.01)
         proxy.stop()
         wait_for(lambda: len(webhook.posts) >= 2, 30)  # both conditions raised
@@ -280,7 +280,7 @@ def test_redis_cut_off_from_a_worker_alerts_and_clears(
                                "-s", "DOWNLOAD_DELAY=0.05", "-s", "REDIS_RETRY_ATTEMPTS=1",
                                "-s", "CLUSTER_HEARTBEAT_SECONDS=0.3", *FAST_HEALTH,
                                "-s", f"HEALTH_ALERT_URLS={webhook.url}/health", idle=3)
-                assert wait_for(lambda: sum(server.hits.values()) >= 10, 60), \
+                assert wait_for(lambda: server.total_hits() >= 10, 60), \
                     tail(tmp_path / "worker.log")
                 proxy.stop()
                 arrived = wait_for(lambda: len(webhook.posts) >= 1, 30)

@@ -21,6 +21,7 @@ Start requests pass untouched (the spider admits them through `RequestedPages` i
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable
@@ -36,7 +37,9 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.spidermiddlewares.depth import DepthMiddleware
 from sqlalchemy.exc import SQLAlchemyError
 
+from crawler import settings as defaults
 from crawler.bounds import Bounds
+from crawler.database import connect_options
 from crawler.discovery import DISCOVERY
 from crawler.known_pages import MEMO_LIMIT, KnownDetailPages
 from crawler.sources import CrawlTarget
@@ -178,13 +181,18 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
     articles (news, blog, forum) not yet due for a revisit: a run fetches new ones and due
     ones (the spider's clock says when). The store is asked once
     per page for all its links (`KnownDetailPages` batches pages too); if it cannot answer,
-    every link is fetched (upserts make that harmless) and the outage is logged once.
+    or has not answered within DATABASE_STALL_SECONDS (a partition), every link is fetched
+    (upserts make that harmless) and the outage is logged once; while the outage's query
+    hangs, pages do not wait for it.
 
-    Settings: DATABASE_URL."""
+    Settings: DATABASE_URL, DATABASE_STALL_SECONDS and the connection's DATABASE_* timeouts."""
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
         self.database_url = crawler.settings.get("DATABASE_URL")
+        self.options = connect_options(crawler.settings)
+        self.stall_seconds = crawler.settings.getfloat("DATABASE_STALL_SECONDS",
+                                                       defaults.DATABASE_STALL_SECONDS)
         self.known = KnownDetailPages(self._stored_details)
         self._store_unreadable = False
 
@@ -203,12 +211,17 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
 
     async def known_details(self, urls: set[str]) -> set[str]:
         """Stored articles not due among these; none while the store cannot tell."""
+        if self._store_unreadable and self.known.busy:
+            return set()  # the outage's query has not come back
         try:
-            known = await self.known.among(urls, self.crawler.spider.clock())
-        except SQLAlchemyError as error:
+            known = await asyncio.wait_for(self.known.among(urls, self.crawler.spider.clock()),
+                                           self.stall_seconds)
+        except (SQLAlchemyError, TimeoutError) as error:
             if not self._store_unreadable:  # once per outage, not once per page
+                why = (reason(error) if isinstance(error, SQLAlchemyError)
+                       else f"no answer in {self.stall_seconds:.0f} s")
                 logger.warning("cannot check stored URLs (%s); fetching all until the "
-                               "database answers", reason(error))
+                               "database answers", why)
                 self._store_unreadable = True
             return set()
         self._store_unreadable = False
@@ -217,7 +230,7 @@ class KnownPagesMiddleware(BaseSpiderMiddleware):
 
     def _stored_details(self, urls: list[str]) -> dict[str, datetime | None]:
         """Stored articles and their next visit (runs in a thread: touches only the database)."""
-        with session_factory(self.database_url)() as session:
+        with session_factory(self.database_url, self.options)() as session:
             return stored_details(session, urls)
 
 

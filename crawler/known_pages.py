@@ -53,9 +53,17 @@ class KnownDetailPages:
             await asyncio.shield(self._ask(unasked))
         return {url for url in urls if self._due.get(url, -math.inf) > moment}
 
+    @property
+    def busy(self) -> bool:
+        """A query is in flight (one that hangs, in a partition, stays so)."""
+        return self._querying
+
     def _ask(self, urls: set[str]) -> asyncio.Future[None]:
         if self._next_answer is None:
             self._next_answer = asyncio.get_running_loop().create_future()
+            # its waiters may have given up (a timeout): a failure nobody awaits is no error
+            self._next_answer.add_done_callback(lambda answer: answer.cancelled()
+                                                or answer.exception())
         self._next |= urls
         answer = self._next_answer
         if not self._querying:

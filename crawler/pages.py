@@ -17,6 +17,8 @@ from zoneinfo import ZoneInfo
 from lxml.html import HtmlElement
 from scrapy import Request
 from scrapy.crawler import Crawler
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet import threads
 
 from crawler.database import connect_options
 from crawler.items import CrawledPage
@@ -172,7 +174,7 @@ class PageReader:
     async def _template_blocks(self, item: CrawledPage) -> list[HtmlElement]:
         doc = item.document
         key = (urlsplit(doc.url or "").hostname or "", url_pattern(doc.url or ""))
-        template = self.templates.get(*key)
+        template = await self._stored_template(key)
         if template is None and key in self._learning:
             template = await self._learning[key]
         if template is not None:
@@ -183,6 +185,14 @@ class PageReader:
             self.count(item, "template/relearned")
             self.templates.forget(*key)
         return await self._learn(item, key)
+
+    async def _stored_template(self, key: tuple[str, str]) -> Template | None:
+        """The pattern's template from memory, or from the store in a thread: a database
+        that hangs (a partition) delays the pages of a new pattern, never the reactor, whose
+        ticks report the outage and keep the crawl going."""
+        if self.templates.remembered(*key):
+            return self.templates.get(*key)
+        return await maybe_deferred_to_future(threads.deferToThread(self.templates.get, *key))
 
     async def _learn(self, item: CrawledPage, key: tuple[str, str]) -> list[HtmlElement]:
         """Learn the template of the page's (host, URL pattern) from a sibling; pages of that
@@ -199,7 +209,8 @@ class PageReader:
                 sibling = await self._fetch(url, item.source_id)
                 if sibling is not None:
                     result = denoise_with_sibling(doc, sibling)
-                    self.templates.put(*key, result.template)
+                    self.templates.remember(*key, result.template)
+                    threads.deferToThread(self.templates.save, *key, result.template)
                     break
         finally:
             future.set_result(result.template if result else None)

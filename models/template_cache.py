@@ -30,7 +30,13 @@ class TemplateCache:
         self.sessions = sessions
         self._memory: dict[tuple[str, str], Template | None] = {}
 
+    def remembered(self, host: str, pattern: str) -> bool:
+        """Whether `get` answers from memory (else it reads the database)."""
+        return (host, pattern) in self._memory
+
     def get(self, host: str, pattern: str) -> Template | None:
+        """The pattern's template; on a first read it waits for the database (a crawl calls
+        it from a thread: a database that hangs must not stop the reactor)."""
         key = (host, pattern)
         if key not in self._memory:
             self._memory[key] = self._load(host, pattern)
@@ -40,8 +46,13 @@ class TemplateCache:
         """The site changed its template: the next page of the pattern re-learns it."""
         self._memory[(host, pattern)] = None
 
-    def put(self, host: str, pattern: str, template: Template) -> None:
+    def remember(self, host: str, pattern: str, template: Template) -> None:
+        """Later pages of this worker use the template at once."""
         self._memory[(host, pattern)] = template
+
+    def save(self, host: str, pattern: str, template: Template) -> None:
+        """Share the template with every worker through its row; waits for the database
+        (a crawl calls it from a thread), and an outage leaves it in memory only."""
         row = {"host": host, "url_pattern": pattern, "template": template.to_json(),
                "learned_at": datetime.now(UTC), "pages_matched": 0}
         try:

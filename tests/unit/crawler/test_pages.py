@@ -18,11 +18,17 @@ class Templates:
     def __init__(self) -> None:
         self.stored: dict[tuple[str, str], Any] = {}
 
+    def remembered(self, host: str, pattern: str) -> bool:
+        return True
+
     def get(self, host: str, pattern: str) -> Any:
         return self.stored.get((host, pattern))
 
-    def put(self, host: str, pattern: str, template: Any) -> None:
+    def remember(self, host: str, pattern: str, template: Any) -> None:
         self.stored[(host, pattern)] = template
+
+    def save(self, host: str, pattern: str, template: Any) -> None:
+        pass
 
     def forget(self, host: str, pattern: str) -> None:
         self.stored.pop((host, pattern), None)

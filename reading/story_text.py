@@ -25,7 +25,6 @@ import numpy as np
 _UNKNOWN, _LETTER, _DIGIT, _SPACE, _END = 0x80, 1, 2, 4, 8  # `\w` but "_"; `\d`; `\s`
 _CLASS_PATTERNS = ((_LETTER, re.compile(r"[^\W_]")), (_DIGIT, re.compile(r"\d")),
                    (_SPACE, re.compile(r"\s")), (_END, re.compile(r"[\n。!?]")))
-_DIGITS = re.compile(r"\d+")  # `story_text` of letters found alone
 _classes = np.full(0x110000, _UNKNOWN, dtype=np.uint8)
 
 
@@ -57,21 +56,10 @@ def site_of(url: str) -> str:
     return (urlsplit(url).hostname or "").removeprefix("www.")
 
 
-def sentence_letters(normalised: str) -> str:
-    """The letters and digits of a body (as `normalise` gives it), a line break at each
-    sentence's end: its shingles' text (without the breaks) and its sentences'."""
-    return _letters([normalised])[0][0]
-
-
-def story_text(letters: str, url: str) -> StoryText:
-    """The sentences of a body's `sentence_letters` keyed with the site of `url` (see the
-    module's docstring)."""
-    return _keyed(letters, _DIGITS.sub("", letters), url)
-
-
 def story_texts(normalised: Sequence[str], urls: Sequence[str]
                 ) -> list[tuple[str, StoryText]]:
-    """Each body's (as `normalise` gives it) `sentence_letters` and `story_text` with the
+    """Each body's (as `normalise` gives it) letters, a line break at each sentence's end (its
+    shingles' text without the breaks), and its `StoryText` keyed with the
     site of its URL, the letters of all the bodies found in a few array operations (three
     substitutions a body cost more than keying its sentences)."""
     return [(text, _keyed(text, digitless, url)) for text, digitless, url

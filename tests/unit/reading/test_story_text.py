@@ -8,7 +8,7 @@ import re
 
 from models.search.terms import normalise
 from reading.stories import NOT_LETTERS
-from reading.story_text import StoryText, sentence_letters, site_of, story_text, story_texts
+from reading.story_text import StoryText, site_of, story_texts
 
 
 def test_a_sentence_s_key_names_its_site_and_leaves_its_digits_out() -> None:
@@ -38,12 +38,16 @@ def test_a_site_is_its_host_without_www() -> None:
 
 def test_the_sentences_letters_are_the_text_s_letters() -> None:
     text = "中新网11月27日电（记者 王五）会议指出：经济运行总体平稳！\r\nIt's 3.5% up.No break?"
-    assert sentence_letters(normalise(text)).replace("\n", "") == NOT_LETTERS.sub(
+    assert _letters(normalise(text)).replace("\n", "") == NOT_LETTERS.sub(
         "", normalise(text))
 
 
+def _letters(body: str) -> str:
+    return story_texts([body], ["http://site.example/"])[0][0]
+
+
 def _sentences(text: str, url: str) -> StoryText:
-    return story_text(sentence_letters(normalise(text)), url)
+    return story_texts([normalise(text)], [url])[0][1]
 
 
 def test_bodies_found_together_are_each_as_found_alone_and_as_the_patterns_read_them(
@@ -53,9 +57,8 @@ def test_bodies_found_together_are_each_as_found_alone_and_as_the_patterns_read_
         " starts with a space. x_y", "Ελληνικά και Русский. ١٢٣ digits! 全角？ok",
         "a.\nb..  c", "tab.\tnbsp.\u00a0em space.\u2003end.。")]
     urls = [f"http://site{number % 2}.example/{number}" for number in range(len(bodies))]
-    assert story_texts(bodies, urls) == [
-        (sentence_letters(body), story_text(sentence_letters(body), url))
-        for body, url in zip(bodies, urls, strict=True)]
+    assert story_texts(bodies, urls) == [story_texts([body], [url])[0]
+                                         for body, url in zip(bodies, urls, strict=True)]
     for body in bodies:  # the three substitutions the table stands for
         marked = re.sub(r"[!?]|\.\s", "\n", body.replace("。", "\n"))
-        assert sentence_letters(body) == re.sub(r"[^\w\n]+", "", marked).replace("_", "")
+        assert _letters(body) == re.sub(r"[^\w\n]+", "", marked).replace("_", "")

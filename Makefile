@@ -37,10 +37,14 @@ bench: install
 	$(PY) -m bench.store
 	$(PY) -m bench.search --reuse
 	$(PY) -m bench.stories
+	$(PY) -m bench.stories --real-pairs
+	$(PY) -m bench.stories --store 1000000
+	$(PY) -m bench.export
 	$(PY) -m bench.alerts
 	$(PY) -m bench.health
 	$(PY) -m bench.crawl --scale 4 --repeat 3
 	$(PY) -m bench.crawl --latency 150 --jitter 50 --scale 0.5 --stored 10000
+	$(PY) -m bench.crawl --latency 150 --jitter 50 --scale 0.5 --workers 1 --stored 1000000
 	$(PY) -m bench.soak --scale 72 --distributed
 	$(PY) -m bench.freshness
 

@@ -60,7 +60,8 @@ def _comment(connection: Connection, database: str) -> str | None:
         {"name": database}).scalar()
 
 
-def _url(admin_url: str, database: str) -> str:
+def url_of(admin_url: str, database: str) -> str:
+    """The URL of `database` on the admin URL's server."""
     return make_url(admin_url).set(database=database).render_as_string(hide_password=False)
 
 
@@ -78,7 +79,7 @@ def ensure_template(count: int, admin_url: str = ADMIN_URL, prefix: str = "bench
         connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
-    url = _url(admin_url, name)
+    url = url_of(admin_url, name)
     upgrade(url)
     started = time.perf_counter()
     timings = generate(url, count, group=PASS_GROUPED)
@@ -159,7 +160,7 @@ def filled_copy(count: int, database: str, admin_url: str = ADMIN_URL,
         connection.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                 "WHERE datname = :name"), {"name": template})
         connection.execute(text(f'CREATE DATABASE "{database}" TEMPLATE "{template}"'))
-    return _url(admin_url, database)
+    return url_of(admin_url, database)
 
 
 def main(argv: list[str] | None = None) -> int:

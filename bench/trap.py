@@ -36,7 +36,7 @@ _EXTENSIONS = json.dumps({**settings.EXTENSIONS, "scrapy.extensions.periodic_log
 _PERIODIC = re.compile(r'"scheduler/dequeued": (\d+),.*?"scheduler/enqueued": (\d+)', re.S)
 
 
-def _peak_rss_mb(pid: int) -> float:
+def peak_rss_mb(pid: int) -> float:
     """The process's peak resident set so far (VmHWM), in MB; 0 once it has gone."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
@@ -69,7 +69,7 @@ def crawl_trap(root: Path, cap: float, start: str, options: list[str]) -> dict[s
             rss = 0.0
             ended = True
             while process.poll() is None:
-                rss = max(rss, _peak_rss_mb(process.pid))
+                rss = max(rss, peak_rss_mb(process.pid))
                 if time.monotonic() - started > cap and ended:
                     ended = False
                     process.send_signal(signal.SIGINT)

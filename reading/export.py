@@ -2,7 +2,9 @@
 JSON lines or CSV, oldest first, in constant memory however many rows there are.
 
 Rows are walked through the search index in keyset order (published time, id), a chunk at
-a time, and each chunk's texts are read from their own tables; nothing is held beyond one
+a time, each chunk's scan starting at the last one's time (as an OR of "later, or as late
+with a higher id" the index scan started from the oldest row every time: quadratic in the
+store), and each chunk's texts are read from their own tables; nothing is held beyond one
 chunk. One schema for every kind, so a CSV has one header. Progress goes to stderr
 (`reading.progress`).
 """
@@ -18,7 +20,7 @@ from contextlib import ExitStack
 from datetime import datetime
 from typing import Any, TextIO
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from models.crawl import Source
@@ -47,9 +49,9 @@ def rows(session: Session, query: str | None, filters: Filters,
     sources = dict(session.execute(select(Source.id, Source.name)).all())
     while True:
         page = select(found.c.id, found.c.published_at)
-        if after is not None:
-            page = page.where(or_(found.c.published_at > after[0],
-                                  and_(found.c.published_at == after[0], found.c.id > after[1])))
+        if after is not None:  # `>=` first: the index on published_at starts the scan there
+            page = page.where(found.c.published_at >= after[0],
+                              or_(found.c.published_at > after[0], found.c.id > after[1]))
         ids = session.execute(page.order_by(found.c.published_at, found.c.id).limit(chunk)).all()
         if not ids:
             return

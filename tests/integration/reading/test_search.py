@@ -169,3 +169,20 @@ def test_export_streams_every_row_once_oldest_first_in_chunks(session: Session) 
     assert [row["url"] for row in found] == ["http://news.example.cn/a1",
                                              "http://tw.example.tw/a2"]
     assert found[1]["text"] == "臺灣的疫情與經濟發展。" and found[1]["language"] == "zh"
+
+
+def test_export_walks_rows_of_one_publish_time_across_chunks_once_each(
+        session: Session) -> None:
+    """Ties on the publish time (a feed's batch, a forum's comments) straddle chunks: each
+    chunk goes on after the last id of that time, not past the time."""
+    same = datetime(2026, 11, 5, 8, 0, tzinfo=UTC)
+    save_pages(session, [_article(f"http://news.example.cn/t{number}", f"同一时刻 {number}",
+                                  f"第{number}条消息的正文。", same) for number in range(7)]
+               + [_article("http://news.example.cn/later", "稍后", "之后的消息。",
+                           datetime(2026, 11, 6, tzinfo=UTC))])
+    session.commit()
+    for chunk in (1, 2, 3, 8):
+        exported = [row["url"] for row in rows(session, None, Filters(kinds=("article",)),
+                                               chunk=chunk)]
+        assert sorted(exported[:7]) == [f"http://news.example.cn/t{n}" for n in range(7)]
+        assert exported[7:] == ["http://news.example.cn/later"]

@@ -83,6 +83,7 @@ _ARCHIVE_MONTH = re.compile(
 _HEADLINE_LINKS = etree.XPath("count(descendant::*[self::h1 or self::h2 or self::h3 or self::h4]"
                               "[descendant::a[@href]])")
 _TIMES = etree.XPath("count(descendant::time)")
+_FREE_TIMES = etree.XPath("count(descendant::time[not(ancestor::a)])")  # outside links
 # A link text that is a page number ("2"); the text is joined "\n" + pieces + "\n".
 _PAGE_NUMBER = re.compile(r"\n[^\S\n]*\d{1,3}(?=[^\S\n]*\n)")
 
@@ -398,6 +399,18 @@ def visible_dates(scan: PageScan) -> int:
     window = scan.params.month_window
     dates = _dates(scan.full_text, window) - _dates(scan.hidden_text, window)
     return max(dates, int(_TIMES(scan.body)), 0)
+
+
+def own_dates(scan: PageScan) -> int:
+    """Dates the page shows outside its links (see visible_dates), or its <time> elements
+    outside links when they are more: the page's own dates. A date in a link's text dates
+    another page (an archive widget's "November 2012", a "previous post" or related-stories
+    link, a sidebar of recent posts), so a short post beside a dated archive shows one date of
+    its own, where a list dates each of its records beside the record's link."""
+    window = scan.params.month_window
+    dates = (_dates(scan.full_text, window) - _dates(scan.hidden_text, window)
+             - _dates(b"\n".join(scan.link_bytes), window))
+    return max(dates, int(_FREE_TIMES(scan.body)), 0)
 
 
 # The headings that delimit a listed post: h1 and h2 may title one (see linked_headings).

@@ -119,11 +119,13 @@ class PageTypeParams:
     post_on_list_max_dates: int = 3
     post_on_list_prose_bytes: int = 300
     # A page the classifier calls 'other', article one of its two best routes and the best
-    # below `other_unsure_below` (0 turns both rules off), is an article when it shows a
+    # below `other_unsure_below` (0 turns both rules off; the bound sits below where a law's
+    # text labelled 'other', one block of prose, is read from fold to fold: docs/DECISIONS.md,
+    # "Page-type rules after the model"), is an article when it shows a
     # post's marks (one linked heading at most, one or two dates) and a prose block of
     # `dated_prose_bytes` (0 turns that rule off, pagetype._dated_prose), or when one block
     # of prose dominates it (`prose_block_bytes` and `prose_block_share` above).
-    other_unsure_below: float = 0.55
+    other_unsure_below: float = 0.6
     dated_prose_bytes: int = 400
 
 

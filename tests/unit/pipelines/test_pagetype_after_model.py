@@ -221,7 +221,12 @@ def test_an_unsure_other_page_of_one_prose_block_is_an_article() -> None:
     assert (decision.page_type, decision.decided_by) == ("news", "prose_block")
     off = PageTypeParams(other_unsure_below=0.0)
     assert _decide(LONG_ESSAY, url, ranked, off).page_type == "other"
+    # up to `other_unsure_below` (0.6): an about page or a guide of one block of prose
+    assert _decide(LONG_ESSAY, url, [("other", 0.58), ("news", 0.35), ("list", 0.07)]
+                   ).decided_by == "prose_block"
     # a model sure of 'other', or prose that does not dominate the page
+    assert _decide(LONG_ESSAY, url, [("other", 0.62), ("news", 0.33), ("list", 0.05)]
+                   ).page_type == "other"
     assert _decide(LONG_ESSAY, url, [("other", 0.80), ("news", 0.15), ("list", 0.05)]
                    ).page_type == "other"
     assert _decide(ESSAY.replace('<p class="meta">March 2, 2019</p>', ""), url, ranked

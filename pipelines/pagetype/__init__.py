@@ -106,9 +106,28 @@ def _lists_posts(linked: Callable[[], int], routes: list[tuple[str, float]],
             and linked() >= params.linked_headings_list)
 
 
+# The headings that may title a listed record beside a linked h1/h2 (_record_titles).
+_RECORD_TITLES = ("h1", "h2", "h3")
+
+
+def _record_titles(linked: Callable[[], int], scan: PageScan, url: str | None,
+                   params: PageTypeParams) -> int:
+    """The headings that title a record, for a post's marks (_post_marks): the linked h1/h2
+    (`linked`), and when there is one, the linked h1–h3 too (each over text of its own): a
+    blog index that titles its first post h1 and the rest h3 shows one linked h1 but ten
+    records, where a post's linked headline stands alone. A page with no linked h1/h2 is read
+    as before (h3 titles alone do not bar a post: related stories with excerpts use them)."""
+    found = linked()
+    if not found:
+        return 0
+    return max(found, linked_headings(scan.body, url, params.linked_heading_text_bytes,
+                                      _RECORD_TITLES))
+
+
 def _post_marks(linked: Callable[[], int], dates: Callable[[], int], max_dates: int,
                 params: PageTypeParams) -> bool:
-    """At most `post_max_linked_headings` headings that link away and
+    """At most `post_max_linked_headings` headings that title a record (`linked`, see
+    _record_titles) and
     `lone_post_min_dates`–`max_dates` dates of the page's own (`dates`: outside links, see
     page_features.own_dates): the marks of one post, where a list's items are dated one each
     or titled by a link. One linked heading is the post's own headline linking to its
@@ -214,6 +233,7 @@ def classify_page(
     dates = cache(lambda: visible_dates(scan))
     own = cache(lambda: own_dates(scan))  # a post's marks (_post_marks) count these
     linked = cache(lambda: linked_headings(scan.body, doc.url, params.linked_heading_text_bytes))
+    titled = cache(lambda: _record_titles(linked, scan, doc.url, params))
     prose = cache(lambda: dominant_prose(scan))
     best, confidence = routes[0]
     if best == ARTICLE:
@@ -225,14 +245,14 @@ def classify_page(
     if best == "list" or best in ARTICLE_TYPES:
         if _lists_posts(linked, routes, params):
             return PageTypeDecision("list", dict(routes)["list"], LINKED_HEADINGS, ranked[:2])
-        if best == "list" and _lone_post(linked, own, routes, params):
+        if best == "list" and _lone_post(titled, own, routes, params):
             return PageTypeDecision(*_best_article(ranked), "lone_post", ranked[:2])
     if best == "list" and _prose_dominates(prose(), params):
         return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
-    if best == "list" and _post_on_list(linked, own, prose(), routes, params):
+    if best == "list" and _post_on_list(titled, own, prose(), routes, params):
         return PageTypeDecision(best, confidence, POST_ON_LIST, ranked[:2])
     if best == FALLBACK_TYPE and _unsure_other(routes, params):
-        if _dated_prose(linked, own, prose, params):
+        if _dated_prose(titled, own, prose, params):
             return PageTypeDecision(*_best_article(ranked), "dated_prose", ranked[:2])
         if _prose_dominates(prose(), params):
             return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])

@@ -438,11 +438,14 @@ def _links_away(heading: html.HtmlElement, url: str | None) -> bool:
                if link.get("href") is not None and not _same_page(link.get("href"), url))
 
 
-def linked_headings(root: html.HtmlElement, url: str | None, min_text: int = 0) -> int:
-    """h1/h2 headings whose text is a link to another page (see _links_away), followed by at
-    least `min_text` bytes of text outside links before the next h1–h3 heading: a listed post's
-    title over its excerpt or its whole text. An article's headline links nowhere, or to
-    itself; a box of related links stacks linked headings with no text between them."""
+def linked_headings(root: html.HtmlElement, url: str | None, min_text: int = 0,
+                    titles: Collection[str] = ("h1", "h2")) -> int:
+    """h1/h2 headings (`titles`) whose text is a link to another page (see _links_away),
+    followed by at least `min_text` bytes of text outside links before the next h1–h3 heading:
+    a listed post's title over its excerpt or its whole text. An article's headline links
+    nowhere, or to itself; a box of related links stacks linked headings with no text between
+    them. h3 delimits them; with `titles` holding "h3" it titles a record too (a blog index that
+    titles its first post h1 and the rest h3)."""
     found, current, text = 0, None, 0
     skip: set[html.HtmlElement] = set()
     for element in root.iter():
@@ -450,7 +453,7 @@ def linked_headings(root: html.HtmlElement, url: str | None, min_text: int = 0) 
         if tag in _HEADINGS:
             if current is not None and text >= min_text:
                 found += 1
-            linked = tag != "h3" and element.find(".//a[@href]") is not None
+            linked = tag in titles and element.find(".//a[@href]") is not None
             current = element if linked and _links_away(element, url) else None
             skip, text = set(element.iterdescendants()), 0
             text += weight((element.tail or "").encode()) if current is not None else 0

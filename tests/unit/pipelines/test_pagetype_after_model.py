@@ -266,3 +266,30 @@ def test_dates_in_links_date_other_pages() -> None:
     # a list dates each record outside its link: it stays a list
     assert own_dates(PageScan(load_document(DATED_LIST.encode(), url).tree)) == 6
     assert _decide(DATED_LIST, url, ranked).page_type == "list"
+
+
+def _teaser(n: int, tag: str) -> str:
+    return (f'<div class="post"><{tag}><a href="/blog/tip-number-{n}/">Tip number {n} for '
+            f"choosing a server</a></{tag}><p>"
+            f"{'A short excerpt of the post that says what the tip is about. ' * 3}</p>"
+            f'<a href="/blog/tip-number-{n}/">Read more</a></div>')
+
+
+# A blog index that titles its first post h1 and the rest h3: one linked h1/h2, ten records.
+H3_INDEX = f"""<html><head><title>Blog</title></head><body>{_MENU}<h1>Blog</h1>
+<p class="meta">Posted on 10th Jun 2015</p>{_teaser(0, "h1")}{"".join(
+    _teaser(n, "h3") for n in range(1, 10))}{_SIDEBAR}</body></html>"""
+
+
+def test_one_linked_headline_is_a_post_only_when_no_h3_titles_records() -> None:
+    url = "https://shop.example.com/blog/"
+    ranked = [("list", 0.75), ("news", 0.15), ("other", 0.10)]
+    body = load_document(H3_INDEX.encode(), url).body
+    assert linked_headings(body, url, 100) == 1
+    assert linked_headings(body, url, 100, ("h1", "h2", "h3")) == 10
+    assert _decide(H3_INDEX, url, ranked).page_type == "list"
+    # a post's own linked headline over sections headed by plain h3s is a lone post
+    post = H3_INDEX.replace('<h3><a href="/blog/tip-number-', '<h3><a name="tip-')
+    assert linked_headings(load_document(post.encode(), url).body, url, 100, ("h1", "h2", "h3")
+                           ) == 1
+    assert _decide(post, url, ranked).decided_by == "lone_post"

@@ -100,24 +100,32 @@ class PageTypeParams:
     # without whitespace) follows it before the next h1-h3: a listed post's excerpt or whole
     # text; a box of related links stacks its linked headings with none between them.
     linked_heading_text_bytes: int = 100
-    # A lone post: list the best route below this confidence, article the second, no linked
-    # heading and `lone_post_min_dates`–`lone_post_max_dates` dates in the visible text (a
-    # list of dated items shows one per item) is an article. 0 turns the rule off.
+    # A lone post: list the best route below this confidence, article the second, at most
+    # `post_max_linked_headings` linked heading and `lone_post_min_dates`–`lone_post_max_dates`
+    # dates of its own in the visible text (a list of dated items shows one per item) is an
+    # article. 0 turns the rule off.
     lone_post_list_below: float = 0.8
     lone_post_min_dates: int = 1
     lone_post_max_dates: int = 2
+    # A post's marks (lone posts, posts on a list, dated prose) allow this many headings that
+    # link away: an article's headline may link to its permalink under another address than
+    # the page's (no URL known, http for https, a tracking query); a list titles two records
+    # or more. Dates are the page's own, outside links (page_features.own_dates).
+    post_max_linked_headings: int = 1
     # A page the classifier calls list, however sure, that shows a lone post's marks (article
-    # the second route, no linked heading, `lone_post_min_dates` to this many dates) and a
+    # the second route, a post's marks: `lone_post_min_dates` to this many dates) and a
     # block of at least `post_on_list_prose_bytes` of prose (page_features.dominant_prose)
     # stays a list but keeps its main text (pagetype.POST_ON_LIST). 0 turns the rule off.
     post_on_list_max_dates: int = 3
     post_on_list_prose_bytes: int = 300
     # A page the classifier calls 'other', article one of its two best routes and the best
-    # below `other_unsure_below` (0 turns both rules off), is an article when it shows a
-    # post's marks (no linked heading, one or two dates) and a prose block of
+    # below `other_unsure_below` (0 turns both rules off; the bound sits below where a law's
+    # text labelled 'other', one block of prose, is read from fold to fold: docs/DECISIONS.md,
+    # "Page-type rules after the model"), is an article when it shows a
+    # post's marks (one linked heading at most, one or two dates) and a prose block of
     # `dated_prose_bytes` (0 turns that rule off, pagetype._dated_prose), or when one block
     # of prose dominates it (`prose_block_bytes` and `prose_block_share` above).
-    other_unsure_below: float = 0.55
+    other_unsure_below: float = 0.6
     dated_prose_bytes: int = 400
 
 

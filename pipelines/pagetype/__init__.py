@@ -17,6 +17,7 @@ from pipelines.pagetype.page_features import (
     Prose,
     dominant_prose,
     linked_headings,
+    own_dates,
     visible_dates,
 )
 from pipelines.pagetype.rules import SiteRule, match_rule
@@ -105,11 +106,36 @@ def _lists_posts(linked: Callable[[], int], routes: list[tuple[str, float]],
             and linked() >= params.linked_headings_list)
 
 
+# The headings that may title a listed record beside a linked h1/h2 (_record_titles).
+_RECORD_TITLES = ("h1", "h2", "h3")
+
+
+def _record_titles(linked: Callable[[], int], scan: PageScan, url: str | None,
+                   params: PageTypeParams) -> int:
+    """The headings that title a record, for a post's marks (_post_marks): the linked h1/h2
+    (`linked`), and when there is one, the linked h1–h3 too (each over text of its own): a
+    blog index that titles its first post h1 and the rest h3 shows one linked h1 but ten
+    records, where a post's linked headline stands alone. A page with no linked h1/h2 is read
+    as before (h3 titles alone do not bar a post: related stories with excerpts use them)."""
+    found = linked()
+    if not found:
+        return 0
+    return max(found, linked_headings(scan.body, url, params.linked_heading_text_bytes,
+                                      _RECORD_TITLES))
+
+
 def _post_marks(linked: Callable[[], int], dates: Callable[[], int], max_dates: int,
                 params: PageTypeParams) -> bool:
-    """No heading that links away and `lone_post_min_dates`–`max_dates` dates shown: the
-    marks of one post, where a list's items are dated one each or titled by a link."""
-    return not linked() and params.lone_post_min_dates <= dates() <= max_dates
+    """At most `post_max_linked_headings` headings that title a record (`linked`, see
+    _record_titles) and
+    `lone_post_min_dates`–`max_dates` dates of the page's own (`dates`: outside links, see
+    page_features.own_dates): the marks of one post, where a list's items are dated one each
+    or titled by a link. One linked heading is the post's own headline linking to its
+    permalink under another address than the page's (no URL known, http for https, a
+    tracking query); a list titles two records or more. Dates in links date other pages (an
+    archive widget, a "previous post" link): a short post beside a dated archive is one post."""
+    return (linked() <= params.post_max_linked_headings
+            and params.lone_post_min_dates <= dates() <= max_dates)
 
 
 def _list_then_article(routes: list[tuple[str, float]]) -> bool:
@@ -178,8 +204,8 @@ def classify_page(
     index page or it shows no date of its own; it takes the best article type.
     Unsure between article and list, a page that stacks linked headings over text is a
     list (`linked_headings`, see _lists_posts); a page the classifier leans to call list
-    that shows one or two dates and no such heading is a lone post, an article
-    (`lone_post`, see _lone_post).
+    that shows one or two dates of its own (outside links) and at most one such heading (its
+    own headline) is a lone post, an article (`lone_post`, see _lone_post).
     So does a page the classifier calls list whose prose sits in one dominant block
     (`prose_block`, see _prose_dominates): old blog posts with heavy navigation, no URL
     and no declared date otherwise go to record mining. Checked only then and for an
@@ -205,7 +231,9 @@ def classify_page(
     routes = _by_route(ranked)
     # Each walks the page: counted at most once, and only when a rule asks.
     dates = cache(lambda: visible_dates(scan))
+    own = cache(lambda: own_dates(scan))  # a post's marks (_post_marks) count these
     linked = cache(lambda: linked_headings(scan.body, doc.url, params.linked_heading_text_bytes))
+    titled = cache(lambda: _record_titles(linked, scan, doc.url, params))
     prose = cache(lambda: dominant_prose(scan))
     best, confidence = routes[0]
     if best == ARTICLE:
@@ -217,14 +245,14 @@ def classify_page(
     if best == "list" or best in ARTICLE_TYPES:
         if _lists_posts(linked, routes, params):
             return PageTypeDecision("list", dict(routes)["list"], LINKED_HEADINGS, ranked[:2])
-        if best == "list" and _lone_post(linked, dates, routes, params):
+        if best == "list" and _lone_post(titled, own, routes, params):
             return PageTypeDecision(*_best_article(ranked), "lone_post", ranked[:2])
     if best == "list" and _prose_dominates(prose(), params):
         return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
-    if best == "list" and _post_on_list(linked, dates, prose(), routes, params):
+    if best == "list" and _post_on_list(titled, own, prose(), routes, params):
         return PageTypeDecision(best, confidence, POST_ON_LIST, ranked[:2])
     if best == FALLBACK_TYPE and _unsure_other(routes, params):
-        if _dated_prose(linked, dates, prose, params):
+        if _dated_prose(titled, own, prose, params):
             return PageTypeDecision(*_best_article(ranked), "dated_prose", ranked[:2])
         if _prose_dominates(prose(), params):
             return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])

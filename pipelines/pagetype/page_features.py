@@ -83,6 +83,7 @@ _ARCHIVE_MONTH = re.compile(
 _HEADLINE_LINKS = etree.XPath("count(descendant::*[self::h1 or self::h2 or self::h3 or self::h4]"
                               "[descendant::a[@href]])")
 _TIMES = etree.XPath("count(descendant::time)")
+_FREE_TIMES = etree.XPath("count(descendant::time[not(ancestor::a)])")  # outside links
 # A link text that is a page number ("2"); the text is joined "\n" + pieces + "\n".
 _PAGE_NUMBER = re.compile(r"\n[^\S\n]*\d{1,3}(?=[^\S\n]*\n)")
 
@@ -400,6 +401,18 @@ def visible_dates(scan: PageScan) -> int:
     return max(dates, int(_TIMES(scan.body)), 0)
 
 
+def own_dates(scan: PageScan) -> int:
+    """Dates the page shows outside its links (see visible_dates), or its <time> elements
+    outside links when they are more: the page's own dates. A date in a link's text dates
+    another page (an archive widget's "November 2012", a "previous post" or related-stories
+    link, a sidebar of recent posts), so a short post beside a dated archive shows one date of
+    its own, where a list dates each of its records beside the record's link."""
+    window = scan.params.month_window
+    dates = (_dates(scan.full_text, window) - _dates(scan.hidden_text, window)
+             - _dates(b"\n".join(scan.link_bytes), window))
+    return max(dates, int(_FREE_TIMES(scan.body)), 0)
+
+
 # The headings that delimit a listed post: h1 and h2 may title one (see linked_headings).
 _HEADINGS = ("h1", "h2", "h3")
 
@@ -425,11 +438,14 @@ def _links_away(heading: html.HtmlElement, url: str | None) -> bool:
                if link.get("href") is not None and not _same_page(link.get("href"), url))
 
 
-def linked_headings(root: html.HtmlElement, url: str | None, min_text: int = 0) -> int:
-    """h1/h2 headings whose text is a link to another page (see _links_away), followed by at
-    least `min_text` bytes of text outside links before the next h1–h3 heading: a listed post's
-    title over its excerpt or its whole text. An article's headline links nowhere, or to
-    itself; a box of related links stacks linked headings with no text between them."""
+def linked_headings(root: html.HtmlElement, url: str | None, min_text: int = 0,
+                    titles: Collection[str] = ("h1", "h2")) -> int:
+    """h1/h2 headings (`titles`) whose text is a link to another page (see _links_away),
+    followed by at least `min_text` bytes of text outside links before the next h1–h3 heading:
+    a listed post's title over its excerpt or its whole text. An article's headline links
+    nowhere, or to itself; a box of related links stacks linked headings with no text between
+    them. h3 delimits them; with `titles` holding "h3" it titles a record too (a blog index that
+    titles its first post h1 and the rest h3)."""
     found, current, text = 0, None, 0
     skip: set[html.HtmlElement] = set()
     for element in root.iter():
@@ -437,7 +453,7 @@ def linked_headings(root: html.HtmlElement, url: str | None, min_text: int = 0) 
         if tag in _HEADINGS:
             if current is not None and text >= min_text:
                 found += 1
-            linked = tag != "h3" and element.find(".//a[@href]") is not None
+            linked = tag in titles and element.find(".//a[@href]") is not None
             current = element if linked and _links_away(element, url) else None
             skip, text = set(element.iterdescendants()), 0
             text += weight((element.tail or "").encode()) if current is not None else 0

@@ -107,11 +107,21 @@ _ITEM_SEGMENT = re.compile(r"/(?:p|posts?|articles?|stor(?:y|ies)|threads?|topic
                            r"items?|view|show|details?|entry|entries)/"
                            r"[^/]*(?:\d{2,}|[a-z0-9]+[-_][a-z0-9]+)", re.I)
 _ITEM_LEAF = re.compile(r"/(?:[^/]*\d{5,}[^/]*|[^/.]*[a-z0-9]+(?:[-_][a-z0-9]+){2,}[^/]*)/?$", re.I)
+# A view script that a query id names the item of (`news_view.html?idx=8576`,
+# `articleView.html?idxno=12`, `read.php?no=7`, `board_view.asp?seq=3`): a script named for
+# showing one record, and a parameter named for a record's id or number holding digits. Such
+# CMSs (many Korean and Japanese news and board sites) carry the list's `&page=N` into every
+# article link, so the article's URL reads as a list's page.
+_VIEW_LEAF = re.compile(r"(?:view|read|detail|show)[^/]*$", re.I)
+# The id's parameter names no page (pageno, pagenum) and no category (catid, cat_no).
+_ID_QUERY = re.compile(r"[?&](?![a-z_]*(?:page|pg|cat))[a-z_]*(?:id|idx|no|num|seq|srl)[a-z_]*"
+                       r"=\d+(?:&|#|$)", re.I)
 
 
 def names_one_item(url: str) -> bool:
     """Whether the URL is an item view (a forum thread, a post, an article: a URL that names
-    one item, see _ITEM_QUERY, _ITEM_SEGMENT, _ITEM_LEAF). Under a listing segment only what
+    one item, see _ITEM_QUERY, _ITEM_SEGMENT, _ITEM_LEAF, or a view script with a record's
+    id in its query, see _VIEW_LEAF and _ID_QUERY). Under a listing segment only what
     follows the listing's own name counts (/category/a-slug names a category, /forum/topic/
     a-slug a thread). Its `?page=N` pages the item (a thread's replies, a long article), not a
     list."""
@@ -119,6 +129,8 @@ def names_one_item(url: str) -> bool:
     if _ITEM_QUERY.search("?" + query):
         return True
     path = re.sub(r"^[a-z][a-z0-9+.-]*://[^/]*", "", path, flags=re.I)
+    if _VIEW_LEAF.search(path.rsplit("/", 1)[-1]) and _ID_QUERY.search("?" + query):
+        return True
     listings = list(_LISTING_SEGMENT.finditer(path))
     if listings:  # what follows the last listing segment
         path = path[listings[-1].end():]

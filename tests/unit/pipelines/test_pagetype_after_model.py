@@ -8,7 +8,12 @@ import pytest
 
 from pipelines.document import load_document
 from pipelines.pagetype import LINKED_HEADINGS, POST_ON_LIST, classify_page
-from pipelines.pagetype.page_features import PageScan, linked_headings, visible_dates
+from pipelines.pagetype.page_features import (
+    PageScan,
+    linked_headings,
+    own_dates,
+    visible_dates,
+)
 from pipelines.params import PAGE_TYPE, PageTypeParams
 from pipelines.process import keeps_body
 from pipelines.results import PageTypeDecision
@@ -136,9 +141,14 @@ def test_a_lone_post_is_an_article_when_the_model_leans_to_list() -> None:
     dated = LONE_POST.replace("</body>", "".join(
         f"<p>Posted on 2013-11-{d:02d}</p>" for d in range(1, 4)) + "</body>")
     assert _decide(dated, url, ranked).page_type == "list"
-    # and a page whose headings link away is no lone post
-    linked = LONE_POST.replace("<h1>SSDC 2013</h1>", _post(1))
+    # a page whose headings link away (two records titled by links) is no lone post; one
+    # linked heading is the post's own headline linking to its permalink under another address
+    linked = LONE_POST.replace("<h1>SSDC 2013</h1>", _post(1) + _post(2))
     assert _decide(linked, url, ranked).page_type == "list"
+    own_headline = LONE_POST.replace("<h1>SSDC 2013</h1>", _post(1))
+    assert _decide(own_headline, url, ranked).decided_by == "lone_post"
+    strict = PageTypeParams(post_max_linked_headings=0)
+    assert _decide(own_headline, url, ranked, strict).page_type == "list"
 
 
 # (e) A short news story under heavy navigation: one date, one block of prose, and rails of
@@ -211,8 +221,75 @@ def test_an_unsure_other_page_of_one_prose_block_is_an_article() -> None:
     assert (decision.page_type, decision.decided_by) == ("news", "prose_block")
     off = PageTypeParams(other_unsure_below=0.0)
     assert _decide(LONG_ESSAY, url, ranked, off).page_type == "other"
+    # up to `other_unsure_below` (0.6): an about page or a guide of one block of prose
+    assert _decide(LONG_ESSAY, url, [("other", 0.58), ("news", 0.35), ("list", 0.07)]
+                   ).decided_by == "prose_block"
     # a model sure of 'other', or prose that does not dominate the page
+    assert _decide(LONG_ESSAY, url, [("other", 0.62), ("news", 0.33), ("list", 0.05)]
+                   ).page_type == "other"
     assert _decide(LONG_ESSAY, url, [("other", 0.80), ("news", 0.15), ("list", 0.05)]
                    ).page_type == "other"
     assert _decide(ESSAY.replace('<p class="meta">March 2, 2019</p>', ""), url, ranked
                    ).page_type == "other"
+
+
+# (h) A short post beside a blog's dated archive widget and a "previous post" link: the dates
+# in links date other pages; the post shows one date of its own.
+_ARCHIVE = '<ul class="archive">{}</ul>'.format("".join(
+    f'<li><a href="/2012/{m:02d}/">{name} 2012</a> (12)</li>'
+    for m, name in enumerate(("January", "February", "March", "April", "May", "June",
+                              "July", "August", "September", "October"), start=1)))
+ARCHIVED_POST = f"""<html><head><title>Yesterday is over</title></head><body>{_MENU}
+<h1>Yesterday is over</h1><p class="meta">October 12, 2012</p>
+<p>What happened yesterday is a sunk cost; what matters is what you do next.</p>
+<p><a href="/2012/10/11/the-false-choice/">Previous post: The false choice (October 11,
+2012)</a></p>{_ARCHIVE}{_SIDEBAR}</body></html>"""
+# A list whose records show their dates beside their title links: dates of its own, many.
+DATED_LIST = ARCHIVED_POST.replace("</body>", "".join(
+    f'<p><a href="/2012/10/{d:02d}/post/">A post of the day</a> October {d}, 2012</p>'
+    for d in range(1, 6)) + "</body>")
+
+
+def test_dates_in_links_date_other_pages() -> None:
+    url = "https://blog.example.org/2012/10/12/yesterday/"
+    scan = PageScan(load_document(ARCHIVED_POST.encode(), url).tree)
+    assert (visible_dates(scan), own_dates(scan)) == (12, 1)
+    ranked = [("list", 0.70), ("blog", 0.25), ("other", 0.05)]
+    decision = _decide(ARCHIVED_POST, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("blog", "lone_post")
+    # <time> elements count outside links only
+    timed = ARCHIVED_POST.replace("October 12, 2012", '<time datetime="2012-10-12">today</time>'
+                                  ).replace("(October 11,\n2012)", "")
+    timed = timed.replace("</ul>", '<li><a href="/x/"><time>1</time><time>2</time></a></li></ul>',
+                          1)
+    assert own_dates(PageScan(load_document(timed.encode(), url).tree)) == 1
+    # a list dates each record outside its link: it stays a list
+    assert own_dates(PageScan(load_document(DATED_LIST.encode(), url).tree)) == 6
+    assert _decide(DATED_LIST, url, ranked).page_type == "list"
+
+
+def _teaser(n: int, tag: str) -> str:
+    return (f'<div class="post"><{tag}><a href="/blog/tip-number-{n}/">Tip number {n} for '
+            f"choosing a server</a></{tag}><p>"
+            f"{'A short excerpt of the post that says what the tip is about. ' * 3}</p>"
+            f'<a href="/blog/tip-number-{n}/">Read more</a></div>')
+
+
+# A blog index that titles its first post h1 and the rest h3: one linked h1/h2, ten records.
+H3_INDEX = f"""<html><head><title>Blog</title></head><body>{_MENU}<h1>Blog</h1>
+<p class="meta">Posted on 10th Jun 2015</p>{_teaser(0, "h1")}{"".join(
+    _teaser(n, "h3") for n in range(1, 10))}{_SIDEBAR}</body></html>"""
+
+
+def test_one_linked_headline_is_a_post_only_when_no_h3_titles_records() -> None:
+    url = "https://shop.example.com/blog/"
+    ranked = [("list", 0.75), ("news", 0.15), ("other", 0.10)]
+    body = load_document(H3_INDEX.encode(), url).body
+    assert linked_headings(body, url, 100) == 1
+    assert linked_headings(body, url, 100, ("h1", "h2", "h3")) == 10
+    assert _decide(H3_INDEX, url, ranked).page_type == "list"
+    # a post's own linked headline over sections headed by plain h3s is a lone post
+    post = H3_INDEX.replace('<h3><a href="/blog/tip-number-', '<h3><a name="tip-')
+    assert linked_headings(load_document(post.encode(), url).body, url, 100, ("h1", "h2", "h3")
+                           ) == 1
+    assert _decide(post, url, ranked).decided_by == "lone_post"

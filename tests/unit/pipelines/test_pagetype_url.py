@@ -87,6 +87,10 @@ def test_only_requested_url_features_are_computed() -> None:
     "https://forum.example.org/forum/topic/blue-screen-after-update?page=2",
     "https://www.example.cn/news/2023/05/88231.html?page=2",
     "https://blog.example.org/?p=123&page=2",
+    # View scripts that carry the list's page into each article link (Korean news CMSs).
+    "http://www.example.co.kr/news/news_view.html?idx=8576&page=1&bc=03&find=",
+    "http://www.example.co.kr/news/articleView.html?idxno=12345&page=2",
+    "http://www.example.kr/bbs/read.php?table=free&no=77&page=3",
 ])
 def test_a_page_number_on_an_item_view_is_no_pager(url: str) -> None:
     assert names_one_item(url)
@@ -102,6 +106,10 @@ def test_a_page_number_on_an_item_view_is_no_pager(url: str) -> None:
     "https://www.example.org/search?q=a-long-query&page=2",
     "https://www.example.org/blog/2023/05/a-long-post/page/2/",
     "http://www.example.de/product-featured.php?page=2",
+    # A view script whose query names no record: a page number or a category is no id.
+    "http://www.example.kr/news/view.php?section=sports&page=2",
+    "http://www.example.kr/board_view.php?pageno=3&page=3",
+    "http://www.example.kr/list_view.php?cat_id=4&page=2",
 ])
 def test_a_listing_stays_paged(url: str) -> None:
     assert match_rule(url) == ("list", "rule:pagination")

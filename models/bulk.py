@@ -3,7 +3,8 @@
 SQLAlchemy's executemany of a Core INSERT processes each row's parameters in Python (about
 20 µs a row: the index's rows and the stories' band keys, ≈ 40 rows a stored page, were a
 third of a page's write). On PostgreSQL the rows go as one array per column instead,
-unpacked by `unnest` (psycopg2 adapts a list in C); on SQLite as many rows a statement as
+unpacked by `unnest`, each array as one literal (`pg_array`: psycopg2 adapts a list element
+by element); on SQLite as many rows a statement as
 its bound parameters allow (`_values`), each value through its column type's bind processor
 first (dates are stored as SQLAlchemy writes them); other databases take the Core
 executemany.
@@ -69,8 +70,8 @@ def _element(value: Any) -> str:
 def pg_array(values: Sequence[Any]) -> str | list[Any]:
     """`values` as one PostgreSQL array literal ('{1,"a",NULL}'), for a parameter the
     statement casts to an array type: psycopg2 adapts a list element by element, about 4 µs
-    each (the index's and the stories' rows, the band keys a pass looks up: a third of the
-    search's cost to the worker), and a string once. Integers, strings, bytes, times and
+    each (a pass's band rows, 32 an article, cost the worker 0.076 ms a demo page, now
+    0.005), and a string once. Integers, strings, bytes, times and
     None are written; a list of anything else is left to the driver."""
     if all(type(value) is int for value in values):  # the common case: ids and keys
         return "{" + ",".join(map(str, values)) + "}"

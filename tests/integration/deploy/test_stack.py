@@ -232,7 +232,7 @@ def _prometheus(env: dict[str, str], path: str, **query: str) -> Any:
 def _check_prometheus(env: dict[str, str], stored: int) -> None:
     """Prometheus found both workers and the scheduler by DNS and scrapes them, the workers'
     new pages sum to the pages stored, and every query of the Grafana dashboard runs on it."""
-    deadline, up, new = time.monotonic() + 60, Counter[str](), None
+    deadline, up, new, started = time.monotonic() + 60, Counter[str](), None, None
     while True:
         try:
             up = Counter(target["labels"]["job"] for target
@@ -240,11 +240,14 @@ def _check_prometheus(env: dict[str, str], stored: int) -> None:
                          if target["health"] == "up")
             new = _prometheus(env, "query", query='sum(crawler_pages_stored_total{job="worker",'
                                                   'outcome="new"})')["result"]
+            # the scheduler's first scrape may come before it started the run
+            started = _prometheus(env, "query", query="crawler_runs_started_total")["result"]
         except OSError:
             pass
-        if up == {"worker": 2, "scheduler": 1} and new and float(new[0]["value"][1]) == stored:
+        if (up == {"worker": 2, "scheduler": 1} and new and started
+                and float(new[0]["value"][1]) == stored):
             break
-        assert time.monotonic() < deadline, (up, new, stored)
+        assert time.monotonic() < deadline, (up, new, started, stored)
         time.sleep(1)
     # Every series the dashboard reads is scraped, but the errors' (the demo crawl has none)
     # and a run's pending requests (only while a run is in flight: the demo run may end

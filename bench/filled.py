@@ -23,13 +23,14 @@ import json
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, select, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.orm import sessionmaker
 
-from bench.search import generate
+from bench.search import DATA, generate
 from crawler.migrate import upgrade
 from models.bulk import add_counts, insert_rows
 from models.page import Article, Page
@@ -65,10 +66,10 @@ def url_of(admin_url: str, database: str) -> str:
     return make_url(admin_url).set(database=database).render_as_string(hide_password=False)
 
 
-def ensure_template(count: int, admin_url: str = ADMIN_URL, prefix: str = "bench_filled"
-                    ) -> str:
-    """The complete template holding `count` grouped articles, filled first if need be;
-    returns its name."""
+def ensure_template(count: int, admin_url: str = ADMIN_URL, prefix: str = "bench_filled",
+                    data: Path = DATA) -> str:
+    """The complete template holding `count` grouped articles, filled first if need be
+    with articles made of the corpus `data` (bench.search's `corpus`); returns its name."""
     name = template_name(count, prefix)
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
@@ -82,7 +83,7 @@ def ensure_template(count: int, admin_url: str = ADMIN_URL, prefix: str = "bench
     url = url_of(admin_url, name)
     upgrade(url)
     started = time.perf_counter()
-    timings = generate(url, count, group=PASS_GROUPED)
+    timings = generate(url, count, group=PASS_GROUPED, data=data)
     finish_fill(url, admin_url, count, timings, started)
     return name
 
@@ -150,10 +151,10 @@ def finish_fill(url: str, admin_url: str, count: int, timings: dict[str, float],
 
 
 def filled_copy(count: int, database: str, admin_url: str = ADMIN_URL,
-                prefix: str = "bench_filled") -> str:
+                prefix: str = "bench_filled", data: Path = DATA) -> str:
     """A new database `database` holding the template's `count` grouped articles (the
     template filled first if need be); returns its URL."""
-    template = ensure_template(count, admin_url, prefix)
+    template = ensure_template(count, admin_url, prefix, data)
     with create_engine(admin_url, isolation_level="AUTOCOMMIT").connect() as connection:
         # a copy needs the template idle: a pool of the fill (the migration's) may still hold
         # a connection until it is collected

@@ -45,10 +45,11 @@ _SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
 NOW = datetime(2026, 11, 27, tzinfo=UTC)
 
 
-def corpus() -> dict[str, tuple[list[str], list[int]]]:
-    """language → (sentences, body lengths) of the real-site truth."""
+def corpus(data: Path = DATA) -> dict[str, tuple[list[str], list[int]]]:
+    """language → (sentences, body lengths) of the real-site truth under `data` (a
+    directory of `<site>/truth.json`, the realsites format)."""
     found: dict[str, tuple[list[str], list[int]]] = {"zh": ([], []), "en": ([], [])}
-    for truth_file in sorted(DATA.glob("*/truth.json")):
+    for truth_file in sorted(data.glob("*/truth.json")):
         truth = json.loads(truth_file.read_text(encoding="utf-8"))
         language = "zh" if truth["site"].get("language") == "zh" else "en"
         sentences, lengths = found[language]
@@ -66,9 +67,10 @@ class _Texts:
     sentences joined by spaces, so its terms are its sentences' terms joined (a CJK pair
     never spans the space), the store's own `index_texts` at a fraction of the cost."""
 
-    def __init__(self) -> None:
+    def __init__(self, data: Path) -> None:
+        self.data = data
         self.languages = {language: (sentences, lengths, index_texts(sentences))
-                          for language, (sentences, lengths) in corpus().items()}
+                          for language, (sentences, lengths) in corpus(data).items()}
 
     def article(self, rng: random.Random, language: str) -> tuple[str, str]:
         """(body, its index terms) of a generated article of a real body length."""
@@ -96,14 +98,14 @@ _GROUP_PASS = 5_000  # articles a grouping pass of the fill takes (the crawl's: 
 _TEXTS: _Texts | None = None
 
 
-def _load_chunk(job: tuple[str, int, int]) -> int:
+def _load_chunk(job: tuple[str, int, int, Path]) -> int:
     """Generate and load articles first … last (a worker process's share): pages and
     articles by COPY, the index rows' terms by COPY into a session's staging table and
     their vectors by the store's expression."""
     global _TEXTS
-    url, first, last = job
-    if _TEXTS is None:
-        _TEXTS = _Texts()
+    url, first, last, data = job
+    if _TEXTS is None or _TEXTS.data != data:
+        _TEXTS = _Texts(data)
     rng = random.Random(first)
     pages, articles, rows = [], [], []
     for number in range(first, last + 1):
@@ -146,7 +148,7 @@ def _load_chunk(job: tuple[str, int, int]) -> int:
     return last - first + 1
 
 
-def generate(url: str, count: int, processes: int = 2, group: int = 0
+def generate(url: str, count: int, processes: int = 2, group: int = 0, data: Path = DATA
              ) -> dict[str, float]:
     """Load `count` pages with articles and their index rows, then time the store's own
     rebuild (`reindex_pages`) of a slice; returns timings. The bulk load computes the terms
@@ -154,12 +156,13 @@ def generate(url: str, count: int, processes: int = 2, group: int = 0
     `processes` workers (one generates while the other's rows are in PostgreSQL), the
     GIN index built at the end: the same rows as page-by-page, hours sooner at a million.
     `group`: then up to this many articles are grouped into stories by the store's own
-    pass, timed (bench.filled signs the rest)."""
+    pass, timed (bench.filled signs the rest). `data`: the corpus (`corpus`)."""
     engine = create_engine(url)
     started = time.perf_counter()
     with engine.begin() as connection:
         connection.execute(text("DROP INDEX ix_search_document_vector"))
-    jobs = [(url, first, min(count, first + _CHUNK - 1)) for first in range(1, count + 1, _CHUNK)]
+    jobs = [(url, first, min(count, first + _CHUNK - 1), data)
+            for first in range(1, count + 1, _CHUNK)]
     loaded_rows = 0
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
         for done in pool.imap_unordered(_load_chunk, jobs):

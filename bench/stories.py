@@ -128,12 +128,14 @@ def grouped_stories(pages: list[dict]) -> Grouping:
 
 
 def stored_grouping(pages: list[dict], stored: int, admin_url: str = ADMIN_URL,
-                    prefix: str = "bench_filled") -> Grouping:
+                    prefix: str = "bench_filled", data: Path = DATA) -> Grouping:
     """Group the pages as `grouped_stories` does, on a copy of bench.filled's PostgreSQL
     store holding `stored` grouped articles (their ids come from its sequences, past the
     template's), dropped after. Each pass looks at the newest len(pages) articles, as a
-    crawl's pass looks at its newest: finding the ungrouped among all would scan the store."""
-    url = filled_copy(stored, f"bench_stories_{secrets.token_hex(4)}", admin_url, prefix)
+    crawl's pass looks at its newest: finding the ungrouped among all would scan the store.
+    `data`: the corpus the store is filled from."""
+    url = filled_copy(stored, f"bench_stories_{secrets.token_hex(4)}", admin_url, prefix,
+                      data)
     try:
         return _grouped(url, pages, lookback=len(pages))
     finally:

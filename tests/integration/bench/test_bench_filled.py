@@ -11,6 +11,7 @@ from sqlalchemy.engine import make_url
 
 from bench import filled
 from bench.filled import ensure_template, filled_copy, template_name
+from tests.integration.bench import CORPUS
 
 
 @pytest.fixture
@@ -34,9 +35,9 @@ def _counts(url: str) -> tuple[int, int, int]:
 def test_the_template_is_filled_once_grouped_and_copied(postgres_admin_url: str, prefix: str,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(filled, "PASS_GROUPED", 12)  # the pass groups 12, the rest are signed
-    name = ensure_template(30, postgres_admin_url, prefix)
+    name = ensure_template(30, postgres_admin_url, prefix, CORPUS)
     assert name == template_name(30, prefix)
-    copy = filled_copy(30, f"{prefix}_copy", postgres_admin_url, prefix)
+    copy = filled_copy(30, f"{prefix}_copy", postgres_admin_url, prefix, CORPUS)
     assert make_url(copy).database == f"{prefix}_copy"
     assert _counts(copy) == (30, 30, 30)  # every article grouped; new ids come after them
     with create_engine(copy).connect() as connection:
@@ -52,18 +53,18 @@ def test_the_template_is_filled_once_grouped_and_copied(postgres_admin_url: str,
                                       " WHERE indexname = 'ix_story_band_bucket'")) == 1
     with create_engine(copy).begin() as connection:  # a copy's writes stay in the copy
         connection.execute(text("DELETE FROM article_story"))
-    assert ensure_template(30, postgres_admin_url, prefix) == name  # kept: not filled again
+    assert ensure_template(30, postgres_admin_url, prefix, CORPUS) == name  # kept: not filled again
     template = make_url(postgres_admin_url).set(database=name).render_as_string(False)
     assert _counts(template) == (30, 30, 30)
 
 
 def test_a_template_not_marked_complete_is_filled_again(postgres_admin_url: str,
                                                          prefix: str) -> None:
-    name = ensure_template(20, postgres_admin_url, prefix)
+    name = ensure_template(20, postgres_admin_url, prefix, CORPUS)
     with create_engine(postgres_admin_url, isolation_level="AUTOCOMMIT").connect() as admin:
         admin.execute(text(f'COMMENT ON DATABASE "{name}" IS NULL'))  # a fill stopped midway
     template = make_url(postgres_admin_url).set(database=name).render_as_string(False)
     with create_engine(template).begin() as connection:
         connection.execute(text("DELETE FROM article_story"))
-    ensure_template(20, postgres_admin_url, prefix)
+    ensure_template(20, postgres_admin_url, prefix, CORPUS)
     assert _counts(template) == (20, 20, 20)

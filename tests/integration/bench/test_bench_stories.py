@@ -12,6 +12,7 @@ from sqlalchemy import create_engine, text
 
 from bench.stories import grouped_stories, reprint, stored_grouping
 from tests.factories import article_page
+from tests.integration.bench import CORPUS
 from tests.unit.reading.test_story_signatures import WIRE
 
 
@@ -45,7 +46,7 @@ def test_a_stored_grouping_matches_a_fresh_one(postgres_admin_url: str, prefix: 
                           body=reprint(body, rng) if copy else body, comments=())
              for number, body in enumerate(bodies) for copy in range(3)]
     before = _copies(postgres_admin_url)
-    stored = stored_grouping(pages, 20, postgres_admin_url, prefix)
+    stored = stored_grouping(pages, 20, postgres_admin_url, prefix, CORPUS)
     fresh = grouped_stories(pages)
     assert _copies(postgres_admin_url) == before
     assert stored.grouped == fresh.grouped == len(pages)

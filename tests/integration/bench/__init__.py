@@ -1,4 +1,4 @@
-
+"""Tests of the benchmarks' own machinery (bench/)."""
 
 from pathlib import Path
 

@@ -220,6 +220,13 @@ class PageScan:
         return int(_ELEMENTS(self.root)) + 1
 
     @cached_property
+    def text_dates(self) -> int:
+        """Dates in the visible text (any common form, see _dates), <head> left out: read
+        once for both visible_dates and own_dates."""
+        window = self.params.month_window
+        return _dates(self.full_text, window) - _dates(self.hidden_text, window)
+
+    @cached_property
     def full_text(self) -> bytes:
         """All body text in document order, hidden-tag text included, as UTF-8.
 
@@ -396,9 +403,7 @@ def _dates(text: bytes, window: int) -> int:
 def visible_dates(scan: PageScan) -> int:
     """Dates in the page's visible text (any common form, see _dates), or its <time>
     elements when they are more: what the reader sees dated, <head> left out."""
-    window = scan.params.month_window
-    dates = _dates(scan.full_text, window) - _dates(scan.hidden_text, window)
-    return max(dates, int(_TIMES(scan.body)), 0)
+    return max(scan.text_dates, int(_TIMES(scan.body)), 0)
 
 
 def own_dates(scan: PageScan) -> int:
@@ -407,9 +412,7 @@ def own_dates(scan: PageScan) -> int:
     another page (an archive widget's "November 2012", a "previous post" or related-stories
     link, a sidebar of recent posts), so a short post beside a dated archive shows one date of
     its own, where a list dates each of its records beside the record's link."""
-    window = scan.params.month_window
-    dates = (_dates(scan.full_text, window) - _dates(scan.hidden_text, window)
-             - _dates(b"\n".join(scan.link_bytes), window))
+    dates = scan.text_dates - _dates(b"\n".join(scan.link_bytes), scan.params.month_window)
     return max(dates, int(_FREE_TIMES(scan.body)), 0)
 
 

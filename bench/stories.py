@@ -45,6 +45,7 @@ from sqlalchemy.orm import sessionmaker
 from bench.backend import backend_seconds
 from bench.crawl import _drop_database
 from bench.filled import ADMIN_URL, filled_copy
+from bench.search import DATA
 from models.db import get_engine
 from models.page import Article, Page
 from models.schema import alembic_config
@@ -53,7 +54,6 @@ from models.story import ArticleStory
 from reading.stories import group_new
 from tests.factories import article_page
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "realsites"
 LABELS = Path(__file__).with_name("story_pairs.json")
 BYLINES = ["新华社北京11月27日电（记者 王五）", "本报讯 记者 李明 通讯员 张华", "中新网11月27日电",
            "By Staff Reporter", "(Reuters) -"]

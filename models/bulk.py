@@ -162,3 +162,31 @@ def add_counts(session: Session, table: Table, key: str, count: str,
             {"keys": pg_array([row[0] for row in rows]),
              "counts": pg_array([row[1] for row in rows])}).all())
     return dict(_values(session, upsert.format("VALUES {}"), rows))
+
+
+def newest_in(session: Session, table: Table, key: str, column: str, values: Sequence[int],
+              limit: int) -> list[tuple[int, int]]:
+    """(key, column) of the rows of `table` whose integer `key` is one of `values`: for each
+    key the `limit` rows with the largest `column`, so a key shared by thousands of rows
+    costs no more than a rare one. An index on (key, column) answers it: on PostgreSQL a
+    backward index scan each key stops after `limit` entries (a lateral join over the
+    array); other databases rank the keys' rows (a window), 900 keys at a time."""
+    connection = session.connection()
+    if connection.dialect.name == "postgresql":
+        kind = table.c[key].type.compile(dialect=connection.dialect)
+        return [tuple(row) for row in connection.execute(text(
+            f"SELECT wanted.key, newest.{column} FROM unnest(CAST(:values AS {kind}[])) "
+            f"AS wanted(key) CROSS JOIN LATERAL (SELECT {column} FROM {table.name} "
+            f"WHERE {key} = wanted.key ORDER BY {column} DESC LIMIT :limit) AS newest"),
+            {"values": pg_array(list(values)), "limit": limit}).all()]
+    marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    found: list[tuple[int, int]] = []
+    for start in range(0, len(values), _PARAMETERS):
+        chunk = tuple(values[start:start + _PARAMETERS])
+        found += [tuple(row) for row in connection.exec_driver_sql(
+            f"SELECT {key}, {column} FROM (SELECT {key}, {column}, row_number() OVER "
+            f"(PARTITION BY {key} ORDER BY {column} DESC) AS rank FROM {table.name} "
+            f"WHERE {key} IN ({', '.join(marker for _ in chunk)})) AS ranked "
+            f"WHERE rank <= {marker}", (*chunk, limit)).all()]
+    return found
+

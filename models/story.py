@@ -10,7 +10,7 @@ each sentence of a grouped body, keyed with its site, counts the pages it is on.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, ForeignKey, LargeBinary, SmallInteger
+from sqlalchemy import BigInteger, ForeignKey, Index, LargeBinary, SmallInteger
 from sqlalchemy.orm import Mapped, mapped_column
 
 from models.base import Base
@@ -30,14 +30,17 @@ class ArticleStory(Base):
 
 
 class StoryBand(Base):
-    """One band key of an article's signature: equal keys make two articles candidates."""
+    """One band key of an article's signature: equal keys make two articles candidates.
+    Indexed by bucket and article, so a bucket's newest members are read from the index
+    alone, however many articles share it."""
 
     __tablename__ = "story_band"
+    __table_args__ = (Index("ix_story_band_bucket_article", "bucket", "article_id"),)
 
     article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"),
                                             primary_key=True)
     band: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
-    bucket: Mapped[int] = mapped_column(BigInteger, index=True)  # names its band too
+    bucket: Mapped[int] = mapped_column(BigInteger)  # names its band too
 
 
 class StoryLine(Base):

@@ -32,7 +32,7 @@ from datasketch import MinHash
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
-from models.bulk import add_counts, insert_rows, select_in
+from models.bulk import add_counts, insert_rows, newest_in, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
@@ -44,6 +44,10 @@ SHINGLE_SAMPLE = 4
 MIN_SHINGLES = 30  # fewer sampled shingles: too short to tell a copy from a coincidence
 PERMUTATIONS = 64
 BANDS = 32  # of PERMUTATIONS / BANDS rows: candidates from a Jaccard near 0.2 up
+# A bucket's newest members that are candidates: a bucket thousands of articles share (a
+# phrase many texts hold) would make the lookup grow with the store (docs/BENCHMARKS.md,
+# stories at 1,000,000 stored); a story's copies share many buckets of their own.
+CANDIDATES_PER_BUCKET = 20
 COPY_CONTAINMENT = 0.7  # of the shorter text's shingles: estimated, then on distinctive text
 COPY_JACCARD = 0.25
 # Confirming a candidate (docs/BENCHMARKS.md, stories: the real pairs):
@@ -196,11 +200,11 @@ class _Candidate:
 
 def _stored_by_bucket(session: Session, buckets: Iterable[int]
                       ) -> dict[int, dict[int, _Candidate]]:
-    """bucket → article id → candidate, for the stored articles with that band key, for a
-    whole pass's (distinct) buckets: the (bucket, article) pairs, then each article's
-    signature once (copies share many buckets)."""
-    pairs = select_in(session, StoryBand.__table__, ("bucket", "article_id"), "bucket",
-                      sorted(buckets))
+    """bucket → article id → candidate, for the newest CANDIDATES_PER_BUCKET stored articles
+    with that band key, for a whole pass's (distinct) buckets: the (bucket, article) pairs,
+    then each article's signature once (copies share many buckets)."""
+    pairs = newest_in(session, StoryBand.__table__, "bucket", "article_id", sorted(buckets),
+                      CANDIDATES_PER_BUCKET)
     signed = {article_id: _Candidate(story_id, Signature.from_bytes(signature, shingles))
               for article_id, story_id, signature, shingles in select_in(
                   session, ArticleStory.__table__,

@@ -50,7 +50,7 @@ def test_the_template_is_filled_once_grouped_and_copied(postgres_admin_url: str,
         # each its own story, signed (a text too short has none) and banded as the pass does
         assert own == 18 and banded == with_signature > 12
         assert connection.scalar(text("SELECT count(*) FROM pg_indexes"
-                                      " WHERE indexname = 'ix_story_band_bucket'")) == 1
+                                      " WHERE indexname = 'ix_story_band_bucket_article'")) == 1
     with create_engine(copy).begin() as connection:  # a copy's writes stay in the copy
         connection.execute(text("DELETE FROM article_story"))
     assert ensure_template(30, postgres_admin_url, prefix, CORPUS) == name  # kept: not filled again

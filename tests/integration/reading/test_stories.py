@@ -1,5 +1,6 @@
 """Reposts grouped into stories on PostgreSQL and SQLite: copies edited as portals edit
-wire copy share a story, other articles do not; pages of one site sharing its template (a
+wire copy share a story, other articles do not (a band key many articles share gives only
+its newest as candidates); pages of one site sharing its template (a
 licence footer, a notice, a renumbered changelog) are no story, nor is a text published
 again a year later; search collapses a story; a watch alerts once per story."""
 
@@ -9,14 +10,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from models.db import get_engine
 from models.page import Article, Page
 from models.store import save_pages
-from models.story import ArticleStory
+from models.story import ArticleStory, StoryBand
 from models.watch import Alert
+from reading import stories
 from reading.search import Filters, search
 from reading.stories import group_new, members
 from reading.watches import WatchSpec, add_watch, match_new
@@ -232,3 +235,20 @@ def test_a_pass_waits_for_the_pass_in_flight_and_finds_its_articles_grouped(
         session.commit()
         assert second.result(timeout=30) == 0
     assert len(session.scalars(select(ArticleStory)).all()) == 5
+
+
+def test_a_bucket_s_candidates_are_its_newest_members_and_a_copy_still_finds_its_story(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A band key many stored articles share costs no more than a rare one: only its newest
+    CANDIDATES_PER_BUCKET are candidates, and a story's next copy still joins it."""
+    monkeypatch.setattr(stories, "CANDIDATES_PER_BUCKET", 2)
+    copies = [_page(f"http://portal-{n}.example.cn/wire.html", f"国常会 {n}", WIRE, n)
+              for n in range(5)]
+    assert len(set(_stories(session, copies))) == 1
+    articles = sorted(session.scalars(select(ArticleStory.article_id)))
+    buckets = session.scalars(select(StoryBand.bucket).where(
+        StoryBand.article_id == articles[0])).all()
+    found = stories._stored_by_bucket(session, buckets)
+    assert found and all(sorted(by_article) == articles[-2:] for by_article in found.values())
+    later = _page("http://portal-9.example.cn/wire.html", "国常会", WIRE[:4], 9)
+    assert _stories(session, [later]) == [_story_of(session, copies[0]["url"])]

@@ -78,10 +78,6 @@ class Signature:
     def to_bytes(self) -> bytes:
         return self.hashvalues.astype("<u4").tobytes()
 
-    @classmethod
-    def from_bytes(cls, data: bytes, shingles: int) -> Signature:
-        return cls(np.frombuffer(data, dtype="<u4"), shingles)
-
 
 def signatures(texts: Sequence[str]) -> list[Signature | None]:
     """Each text's signature, or None when it is too short to group: the MinHash that
@@ -189,58 +185,94 @@ def band_keys(sigs: Sequence[Signature | None]) -> list[list[int]]:
     return [next(rows) if sig is not None else [] for sig in sigs]
 
 
-@dataclass
-class _Candidate:
-    """A grouped article a new one may copy: its story (None: grouped in this pass, not yet
-    known) and signature."""
+@dataclass(frozen=True)
+class _Stored:
+    """A pass's stored candidates, as arrays: each signed article's id, signature (a row of
+    one matrix) and shingle count, its story by id, and the (bucket, row) pairs that name
+    them (each bucket's newest members)."""
 
-    story_id: int | None
-    signature: Signature
+    ids: np.ndarray  # int64, one a row
+    hashvalues: np.ndarray  # uint32, rows × PERMUTATIONS
+    shingles: np.ndarray  # float64, one a row
+    stories: dict[int, int]  # article id → story id
+    buckets: np.ndarray  # int64, one a pair
+    rows: np.ndarray  # int64, one a pair
 
 
-def _stored_by_bucket(session: Session, buckets: Iterable[int]
-                      ) -> dict[int, dict[int, _Candidate]]:
-    """bucket → article id → candidate, for the newest CANDIDATES_PER_BUCKET stored articles
-    with that band key, for a whole pass's (distinct) buckets: the (bucket, article) pairs,
-    then each article's signature once (copies share many buckets)."""
+def _stored_by_bucket(session: Session, buckets: Iterable[int]) -> _Stored:
+    """The newest CANDIDATES_PER_BUCKET stored articles with each of a whole pass's
+    (distinct) band keys: the (bucket, article) pairs, then each article's signature once
+    (copies share many buckets), all the signatures decoded by one array operation."""
     pairs = newest_in(session, StoryBand.__table__, "bucket", "article_id", sorted(buckets),
                       CANDIDATES_PER_BUCKET)
-    signed = {article_id: _Candidate(story_id, Signature.from_bytes(signature, shingles))
-              for article_id, story_id, signature, shingles in select_in(
-                  session, ArticleStory.__table__,
-                  ("article_id", "story_id", "signature", "shingles"), "article_id",
-                  sorted({article_id for _, article_id in pairs}))
-              if signature is not None}
-    found: dict[int, dict[int, _Candidate]] = {}
-    for bucket, article_id in pairs:
-        if article_id in signed:
-            found.setdefault(bucket, {})[article_id] = signed[article_id]
-    return found
+    signed = [row for row in select_in(
+        session, ArticleStory.__table__, ("article_id", "story_id", "signature", "shingles"),
+        "article_id", sorted({article_id for _, article_id in pairs}))
+        if row[2] is not None]
+    row_of = {row[0]: number for number, row in enumerate(signed)}
+    kept = [(bucket, row_of[article_id]) for bucket, article_id in pairs
+            if article_id in row_of]
+    return _Stored(
+        ids=np.array([row[0] for row in signed], dtype=np.int64),
+        hashvalues=np.frombuffer(b"".join(bytes(row[2]) for row in signed), dtype="<u4")
+        .reshape(len(signed), PERMUTATIONS),
+        shingles=np.array([row[3] for row in signed], dtype=np.float64),
+        stories={row[0]: row[1] for row in signed},
+        buckets=np.array([bucket for bucket, _ in kept], dtype=np.int64),
+        rows=np.array([row for _, row in kept], dtype=np.int64))
 
 
-def likely_copies(sigs: Sequence[Signature], candidates: Sequence[dict[int, _Candidate]]
-                  ) -> list[list[int]]:
-    """The candidates (article id → candidate) each signature may copy, the most contained
-    first (ties: the later article), for a whole pass in a few array operations (a few
-    small ones an article cost more than its signature). Copies share most of the shorter
-    text (containment, estimated from the signatures' Jaccard and the sets' sizes) and
-    enough of both (Jaccard): the containment of a short text in a long one is too noisy an
-    estimate alone."""
+def _shared_buckets(stored: _Stored, keys: Sequence[Sequence[int]]
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (owner, row) pairs of a pass: owner, a signed article of the pass (its
+    band keys `keys[owner]`), and row, a stored candidate (a row of `stored`) or an earlier
+    article of the pass (`len(stored.ids)` + its owner number) sharing a bucket with it."""
+    first = len(stored.ids)
+    owned = np.repeat(np.arange(len(keys)), [len(each) for each in keys])
+    wanted = np.fromiter(chain.from_iterable(keys), dtype=np.int64, count=len(owned))
+    buckets = np.concatenate([stored.buckets, wanted])
+    rows = np.concatenate([stored.rows, first + owned])
+    order = np.argsort(buckets, kind="stable")
+    buckets, rows = buckets[order], rows[order]
+    low = np.searchsorted(buckets, wanted, side="left")
+    counts = np.searchsorted(buckets, wanted, side="right") - low
+    owners = np.repeat(owned, counts)
+    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    found = rows[np.repeat(low, counts) + offsets]
+    earlier = (found < first) | (found - first < owners)  # later ones see this one
+    pairs = np.unique(owners[earlier] * (first + len(keys)) + found[earlier])
+    return pairs // (first + len(keys)), pairs % (first + len(keys))
+
+
+def likely_copies(sigs: Sequence[Signature], keys: Sequence[Sequence[int]],
+                  ids: Sequence[int], stored: _Stored) -> list[list[int]]:
+    """The articles each signed article of a pass (`sigs`, their band keys and ids) may
+    copy, among the stored candidates and the pass's earlier articles sharing a bucket with
+    it, the most contained first (ties: the later article), for a whole pass in a few array
+    operations (a few small ones an article cost more than its signature). Copies share
+    most of the shorter text (containment, estimated from the signatures' Jaccard and the
+    sets' sizes) and enough of both (Jaccard): the containment of a short text in a long one
+    is too noisy an estimate alone."""
     found: list[list[int]] = [[] for _ in sigs]
-    owners = np.repeat(np.arange(len(sigs)), [len(each) for each in candidates])
+    if not sigs:
+        return found
+    owners, rows = _shared_buckets(stored, keys)
     if not len(owners):
         return found
-    ids = np.fromiter(chain.from_iterable(candidates), dtype=np.int64, count=len(owners))
-    theirs = [candidate.signature for each in candidates for candidate in each.values()]
-    jaccard = np.mean(np.stack([sig.hashvalues for sig in theirs])
-                      == np.stack([sig.hashvalues for sig in sigs])[owners], axis=1)
-    sizes = np.array([sig.shingles for sig in theirs], dtype=np.float64)
-    own = np.array([sig.shingles for sig in sigs], dtype=np.float64)[owners]
+    own_values = np.stack([sig.hashvalues for sig in sigs])
+    own_sizes = np.array([sig.shingles for sig in sigs], dtype=np.float64)
+    every_id = np.concatenate([stored.ids, np.asarray(ids, dtype=np.int64)])
+    values = np.concatenate([stored.hashvalues, own_values])
+    sizes = np.concatenate([stored.shingles, own_sizes])[rows]
+    jaccard = np.mean(values[rows] == own_values[owners], axis=1)
+    own = own_sizes[owners]
     shared = jaccard * (sizes + own) / (1 + jaccard)
     contained = np.minimum(1.0, shared / np.minimum(sizes, own))
     kept = np.flatnonzero((jaccard >= COPY_JACCARD) & (contained >= COPY_CONTAINMENT))
-    kept = kept[np.lexsort((-ids[kept], -contained[kept], owners[kept]))]
-    for owner, article_id in zip(owners[kept].tolist(), ids[kept].tolist(), strict=True):
+    candidates = every_id[rows]
+    kept = kept[np.lexsort((-candidates[kept], -contained[kept], owners[kept]))]
+    for owner, article_id in zip(owners[kept].tolist(), candidates[kept].tolist(),
+                                 strict=True):
         found[owner].append(article_id)
     return found
 
@@ -399,21 +431,14 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
         chain.from_iterable(set(body.text.keys) for body in bodies.values())))
     sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
-    known = _stored_by_bucket(session, set(chain.from_iterable(keys for *_, keys in signed)))
-    candidates: dict[int, tuple[Signature, dict[int, _Candidate]]] = {}
-    for article_id, sig, keys in signed:
-        if sig is not None:
-            candidates[article_id] = sig, {other: candidate for bucket in keys
-                                           for other, candidate in known.get(bucket, {}).items()}
-            candidate = _Candidate(None, sig)
-            for bucket in keys:  # later articles of this pass see this one
-                known.setdefault(bucket, {})[article_id] = candidate
-    likely = dict(zip(candidates, likely_copies(
-        [sig for sig, _ in candidates.values()], [found for _, found in candidates.values()]),
-        strict=True))
+    stored = _stored_by_bucket(session, set(chain.from_iterable(keys for *_, keys in signed)))
+    comparable = [(article_id, sig, keys) for article_id, sig, keys in signed
+                  if sig is not None]
+    likely = dict(zip((article_id for article_id, _, _ in comparable), likely_copies(
+        [sig for _, sig, _ in comparable], [keys for *_, keys in comparable],
+        [article_id for article_id, _, _ in comparable], stored), strict=True))
     confirmed = _confirmed(session, likely, bodies, counted)
-    stored_story = {other: candidate.story_id for by_article in known.values()
-                    for other, candidate in by_article.items() if candidate.story_id is not None}
+    stored_story = stored.stories
     story_of: dict[int, int] = {}
     stories: list[tuple[int, int, bytes | None, int]] = []
     for article_id, sig, _ in signed:

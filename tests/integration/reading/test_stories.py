@@ -248,7 +248,10 @@ def test_a_bucket_s_candidates_are_its_newest_members_and_a_copy_still_finds_its
     articles = sorted(session.scalars(select(ArticleStory.article_id)))
     buckets = session.scalars(select(StoryBand.bucket).where(
         StoryBand.article_id == articles[0])).all()
-    found = stories._stored_by_bucket(session, buckets)
-    assert found and all(sorted(by_article) == articles[-2:] for by_article in found.values())
+    stored = stories._stored_by_bucket(session, buckets)
+    newest: dict[int, list[int]] = {}
+    for bucket, row in zip(stored.buckets.tolist(), stored.rows.tolist(), strict=True):
+        newest.setdefault(bucket, []).append(int(stored.ids[row]))
+    assert newest and all(sorted(ids) == articles[-2:] for ids in newest.values())
     later = _page("http://portal-9.example.cn/wire.html", "国常会", WIRE[:4], 9)
     assert _stories(session, [later]) == [_story_of(session, copies[0]["url"])]

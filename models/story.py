@@ -2,10 +2,11 @@
 new headlines, bylines and templates) share a story id.
 
 Each grouped article keeps its MinHash signature and its locality-sensitive band keys; a
-new article's candidates are the articles sharing a band key with it (one indexed lookup),
-so grouping costs the same at any store size. Rows go with their article (a rewritten
-article is grouped again). A candidate is confirmed on the text its site does not repeat:
-each sentence of a grouped body, keyed with its site, counts the pages it is on.
+new article's candidates are the newest articles sharing a band key with it (one indexed
+lookup), so the candidates it meets stay bounded at any store size. Rows go with their
+article (a rewritten article is grouped again). A candidate is confirmed on the text its
+site does not repeat: each sentence of a grouped body, keyed with its site, counts the
+pages it is on.
 """
 
 from __future__ import annotations

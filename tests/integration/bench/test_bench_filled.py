@@ -1,4 +1,5 @@
-"""bench.filled: a store of N grouped articles filled once, kept as a template, copied."""
+"""bench.filled: a store of N grouped articles filled once, kept as a template, copied, and
+migrated when the schema moves on."""
 
 from __future__ import annotations
 
@@ -6,11 +7,14 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from bench import filled
 from bench.filled import ensure_template, filled_copy, template_name
+from models.schema import alembic_config
 from tests.integration.bench import CORPUS
 
 
@@ -68,3 +72,23 @@ def test_a_template_not_marked_complete_is_filled_again(postgres_admin_url: str,
         connection.execute(text("DELETE FROM article_story"))
     ensure_template(20, postgres_admin_url, prefix, CORPUS)
     assert _counts(template) == (20, 20, 20)
+
+
+def test_a_template_at_an_earlier_schema_is_migrated_not_filled_again(
+        postgres_admin_url: str, prefix: str) -> None:
+    name = ensure_template(20, postgres_admin_url, prefix, CORPUS)
+    template = make_url(postgres_admin_url).set(database=name).render_as_string(False)
+    command.downgrade(alembic_config(template), "-1")
+    with create_engine(template).begin() as connection:
+        earlier = connection.scalar(text("SELECT version_num FROM alembic_version"))
+        connection.execute(text(f"COMMENT ON DATABASE \"{name}\" IS 'filled 20 at {earlier}'"))
+        connection.execute(text("DELETE FROM article_story"))  # a new fill would group them
+    assert ensure_template(20, postgres_admin_url, prefix, CORPUS) == name
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    with create_engine(template).connect() as connection:
+        assert connection.scalar(text("SELECT version_num FROM alembic_version")) == head
+        assert connection.scalar(text("SELECT count(*) FROM article_story")) == 0  # not refilled
+    with create_engine(postgres_admin_url).connect() as admin:
+        assert admin.execute(text("SELECT shobj_description(oid, 'pg_database') FROM "
+                                  "pg_database WHERE datname = :n"), {"n": name}
+                             ).scalar() == f"filled 20 at {head}"

@@ -132,13 +132,21 @@ def select_in(session: Session, table: Table, columns: Sequence[str], key: str,
         return [tuple(row) for row in connection.execute(
             text(f"SELECT {selected} FROM {table.name} WHERE {key} = ANY(:values) "
                  f"AND {condition}"), {"values": pg_array(list(values))}).all()]
+    return _in_chunks(session, f"SELECT {selected} FROM {table.name} WHERE {key} IN ({{}}) "
+                               f"AND {condition}", values)
+
+
+def _in_chunks(session: Session, statement: str, values: Sequence[Any]
+               ) -> list[tuple[Any, ...]]:
+    """The rows of `statement`, whose `{}` is a list of values, run with the driver's own
+    placeholders for _PARAMETERS of `values` at a time (SQLite's bound-parameter limit)."""
+    connection = session.connection()
     marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     found: list[tuple[Any, ...]] = []
     for start in range(0, len(values), _PARAMETERS):
         chunk = tuple(values[start:start + _PARAMETERS])
         found += [tuple(row) for row in connection.exec_driver_sql(
-            f"SELECT {selected} FROM {table.name} WHERE {key} IN "
-            f"({', '.join(marker for _ in chunk)}) AND {condition}", chunk).all()]
+            statement.replace("{}", ", ".join(marker for _ in chunk)), chunk).all()]
     return found
 
 
@@ -179,14 +187,8 @@ def newest_in(session: Session, table: Table, key: str, column: str, values: Seq
             f"AS wanted(key) CROSS JOIN LATERAL (SELECT {column} FROM {table.name} "
             f"WHERE {key} = wanted.key ORDER BY {column} DESC LIMIT :limit) AS newest"),
             {"values": pg_array(list(values)), "limit": limit}).all()]
-    marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    found: list[tuple[int, int]] = []
-    for start in range(0, len(values), _PARAMETERS):
-        chunk = tuple(values[start:start + _PARAMETERS])
-        found += [tuple(row) for row in connection.exec_driver_sql(
-            f"SELECT {key}, {column} FROM (SELECT {key}, {column}, row_number() OVER "
-            f"(PARTITION BY {key} ORDER BY {column} DESC) AS rank FROM {table.name} "
-            f"WHERE {key} IN ({', '.join(marker for _ in chunk)})) AS ranked "
-            f"WHERE rank <= {marker}", (*chunk, limit)).all()]
-    return found
+    return _in_chunks(session, f"SELECT {key}, {column} FROM (SELECT {key}, {column}, "
+                               f"row_number() OVER (PARTITION BY {key} ORDER BY {column} DESC) "
+                               f"AS rank FROM {table.name} WHERE {key} IN ({{}})) AS ranked "
+                               f"WHERE rank <= {int(limit)}", values)
 

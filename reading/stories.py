@@ -391,7 +391,7 @@ def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int,
     return found
 
 
-def _take_turn(session: Session) -> None:
+def take_grouping_turn(session: Session) -> None:
     """Hold the store's grouping turn to the end of the transaction. Two passes at once
     (two workers, a crawl's last pass and a backfill) would read the same ungrouped
     articles, and one would take the other's fresh rows for stored ones: on PostgreSQL an
@@ -413,8 +413,8 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     `lookback` articles are looked at: an index range, where finding the ungrouped among
     all articles is a scan of the store (0.9 s a pass at 1,000,000 articles); older ones
     are the backfill's (`python -m crawler reindex`). Passes of the store take turns
-    (`_take_turn`); the garbage collector waits for the pass (`collector_paused`)."""
-    _take_turn(session)
+    (`take_grouping_turn`); the garbage collector waits for the pass (`collector_paused`)."""
+    take_grouping_turn(session)
     query = (select(Article.id, Article.body_text, Article.published_at, Page.url).join(Page)
              .outerjoin(ArticleStory).where(ArticleStory.article_id.is_(None)))
     if lookback is not None:  # a number, not a subquery: the planner then uses the range

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
+from functools import lru_cache
 from hashlib import blake2b
 from urllib.parse import urlsplit
 
@@ -26,6 +27,11 @@ _UNKNOWN, _LETTER, _DIGIT, _SPACE, _END = 0x80, 1, 2, 4, 8  # `\w` but "_"; `\d`
 _CLASS_PATTERNS = ((_LETTER, re.compile(r"[^\W_]")), (_DIGIT, re.compile(r"\d")),
                    (_SPACE, re.compile(r"\s")), (_END, re.compile(r"[\n。!?]")))
 _classes = np.full(0x110000, _UNKNOWN, dtype=np.uint8)
+# A key's bits that name its site (`_keyed`). Two sites with one prefix only share a range
+# of the index (the other bits digest the site too); two sentences of a site share a key by
+# chance once in 2⁴⁰ pairs (at a million sentences a site, about one pair: a count merged).
+SITE_BITS = 24
+_SENTENCE_MASK = np.uint64((1 << (64 - SITE_BITS)) - 1)
 
 
 @dataclass(frozen=True)
@@ -69,17 +75,28 @@ def story_texts(normalised: Sequence[str], urls: Sequence[str]
 def _keyed(letters: str, digitless: str, url: str) -> StoryText:
     """A body's distinct sentences, keyed with its site and their `digitless` letters (a
     sentence's letters decide its digitless ones: the first of equal sentences is kept). A
-    key is a signed 64-bit BLAKE2b digest of the site, a line break and the letters (a
-    BIGINT column's range): the sentences are encoded at once and the digests read as one
-    array (an encoding and an integer a sentence cost as much as the digests)."""
+    key is a signed 64-bit integer (a BIGINT column's range): its top SITE_BITS a BLAKE2b
+    digest of the site, the rest one of the site, a line break and the letters, so a site's
+    keys sit side by side in the counts' index and the pages a crawl of a few sites
+    touches stay few (random keys spread each article's counts over the whole index:
+    docs/BENCHMARKS.md, where PostgreSQL's time goes). The sentences are encoded at once and
+    the digests read as one array (an encoding and an integer a sentence cost as much as the
+    digests)."""
     found = dict(zip(letters.split("\n"), digitless.split("\n"), strict=True))
     found.pop("", None)
     site = f"{site_of(url)}\n".encode()
     digests = b"".join([blake2b(site + keyed, digest_size=8).digest()
                         for keyed in "\n".join(found.values()).encode().split(b"\n")]
                        if found else [])
-    return StoryText(tuple(found), tuple(np.frombuffer(digests, dtype="<i8").tolist()),
-                     tuple(found.values()))
+    keys = (np.frombuffer(digests, dtype="<u8") & _SENTENCE_MASK) | _site_prefix(site)
+    return StoryText(tuple(found), tuple(keys.view(np.int64).tolist()), tuple(found.values()))
+
+
+@lru_cache(maxsize=4096)
+def _site_prefix(site: bytes) -> np.uint64:
+    """A site's key bits (`_keyed`): the top SITE_BITS of its own digest."""
+    digest = int.from_bytes(blake2b(site, digest_size=8).digest(), "little")
+    return np.uint64(digest >> (64 - SITE_BITS) << (64 - SITE_BITS))
 
 
 def _letters(normalised: Sequence[str]) -> tuple[list[str], list[str]]:

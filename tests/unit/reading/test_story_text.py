@@ -8,7 +8,7 @@ import re
 
 from models.search.terms import normalise
 from reading.stories import NOT_LETTERS
-from reading.story_text import StoryText, site_of, story_texts
+from reading.story_text import SITE_BITS, StoryText, site_of, story_texts
 
 
 def test_a_sentence_s_key_names_its_site_and_leaves_its_digits_out() -> None:
@@ -21,6 +21,20 @@ def test_a_sentence_s_key_names_its_site_and_leaves_its_digits_out() -> None:
     assert not set(other_site.keys) & set(first.keys)
     template = set(second.keys)
     assert first.without(template) == "版本21发布thanks"
+
+
+def test_a_site_s_keys_share_their_leading_bits_so_its_counts_sit_together() -> None:
+    sentences = "。".join(f"第{n}段讲的是{chr(0x4E00 + n)}{chr(0x4E80 + n)}的事" for n in range(40))
+    news = _sentences(sentences, "http://news.example.cn/a/1.html")
+    forum = _sentences(sentences, "https://bbs.example.cn/t/9")
+    assert len(set(news.keys)) == len(set(forum.keys)) == 40
+
+    def prefixes(keys: tuple[int, ...]) -> set[int]:
+        return {key >> (64 - SITE_BITS) for key in keys}
+    assert len(prefixes(news.keys)) == len(prefixes(forum.keys)) == 1
+    assert prefixes(news.keys) != prefixes(forum.keys)
+    assert prefixes(_sentences("另一篇。", "http://www.news.example.cn/b/2").keys) == prefixes(
+        news.keys)
 
 
 def test_the_sentences_holding_digits_are_kept_with_their_numbers_by_key() -> None:

@@ -33,9 +33,8 @@ _LOG = logging.getLogger("alembic.runtime.migration")
 
 
 def upgrade() -> None:
-    from models.bulk import add_counts
+    from models.bulk import insert_rows
     from models.search.terms import normalise
-    from models.story import StoryLine
     from reading.stories import take_grouping_turn
     from reading.story_text import story_texts
 
@@ -43,6 +42,10 @@ def upgrade() -> None:
     session = Session(bind=bind)
     take_grouping_turn(session)
     op.execute("DELETE FROM story_line")
+    op.execute("CREATE TEMPORARY TABLE story_line_counted (key BIGINT NOT NULL, "
+               "pages INTEGER NOT NULL)")
+    counted = sa.table("story_line_counted", sa.column("key", sa.BigInteger()),
+                       sa.column("pages", sa.Integer()))
     total = bind.scalar(sa.text("SELECT count(*) FROM article_story")) or 0
     last, done = 0, 0
     while rows := bind.execute(sa.text(
@@ -52,11 +55,16 @@ def upgrade() -> None:
             "ORDER BY article.id LIMIT :chunk"), {"last": last, "chunk": _CHUNK}).all():
         texts = story_texts([normalise(body or "") for _, body, _ in rows],
                             [url for *_, url in rows])
-        add_counts(session, StoryLine.__table__, "key", "pages",
-                   Counter(chain.from_iterable(set(text.keys) for _, text in texts)))
+        insert_rows(session, counted, ("key", "pages"), list(Counter(
+            chain.from_iterable(set(text.keys) for _, text in texts)).items()))
         last, done = rows[-1][0], done + len(rows)
         _LOG.info("counted the sentences of %s of %s grouped articles", f"{done:,}",
                   f"{total:,}")
+    # summed once, into the empty index in key order: an upsert a chunk wrote its keys all
+    # over a growing index
+    op.execute("INSERT INTO story_line (key, pages) SELECT key, sum(pages) "
+               "FROM story_line_counted GROUP BY key ORDER BY key")
+    op.execute("DROP TABLE story_line_counted")
 
 
 def downgrade() -> None:

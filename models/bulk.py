@@ -17,6 +17,7 @@ from datetime import date, datetime
 from itertools import chain
 from typing import Any
 
+import numpy as np
 from sqlalchemy import Table, bindparam, insert, text
 from sqlalchemy.orm import Session
 
@@ -173,22 +174,26 @@ def add_counts(session: Session, table: Table, key: str, count: str,
 
 
 def newest_in(session: Session, table: Table, key: str, column: str, values: Sequence[int],
-              limit: int) -> list[tuple[int, int]]:
-    """(key, column) of the rows of `table` whose integer `key` is one of `values`: for each
-    key the `limit` rows with the largest `column`, so a key shared by thousands of rows
-    costs no more than a rare one. An index on (key, column) answers it: on PostgreSQL a
-    backward index scan each key stops after `limit` entries (a lateral join over the
-    array); other databases rank the keys' rows (a window), 900 keys at a time."""
+              limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """(key, column) of the rows of `table` whose integer `key` is one of `values`, as two
+    int64 arrays: for each key the `limit` rows with the largest `column`, so a key shared
+    by thousands of rows costs no more than a rare one. An index on (key, column) answers
+    it: on PostgreSQL a backward index scan each key stops after `limit` entries (a lateral
+    join over the array), its rows returned as two arrays (a result row each cost more than
+    the scan); other databases rank the keys' rows (a window), 900 keys at a time."""
     connection = session.connection()
     if connection.dialect.name == "postgresql":
         kind = table.c[key].type.compile(dialect=connection.dialect)
-        return [tuple(row) for row in connection.execute(text(
-            f"SELECT wanted.key, newest.{column} FROM unnest(CAST(:values AS {kind}[])) "
-            f"AS wanted(key) CROSS JOIN LATERAL (SELECT {column} FROM {table.name} "
-            f"WHERE {key} = wanted.key ORDER BY {column} DESC LIMIT :limit) AS newest"),
-            {"values": pg_array(list(values)), "limit": limit}).all()]
-    return _in_chunks(session, f"SELECT {key}, {column} FROM (SELECT {key}, {column}, "
+        keys, found = connection.execute(text(
+            f"SELECT array_agg(wanted.key), array_agg(newest.{column}) "
+            f"FROM unnest(CAST(:values AS {kind}[])) AS wanted(key) CROSS JOIN LATERAL "
+            f"(SELECT {column} FROM {table.name} WHERE {key} = wanted.key "
+            f"ORDER BY {column} DESC LIMIT :limit) AS newest"),
+            {"values": pg_array(list(values)), "limit": limit}).one()
+        return np.array(keys or [], dtype=np.int64), np.array(found or [], dtype=np.int64)
+    rows = _in_chunks(session, f"SELECT {key}, {column} FROM (SELECT {key}, {column}, "
                                f"row_number() OVER (PARTITION BY {key} ORDER BY {column} DESC) "
                                f"AS rank FROM {table.name} WHERE {key} IN ({{}})) AS ranked "
                                f"WHERE rank <= {int(limit)}", values)
-
+    pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
+    return pairs[:, 0].copy(), pairs[:, 1].copy()

@@ -203,23 +203,22 @@ def _stored_by_bucket(session: Session, buckets: Iterable[int]) -> _Stored:
     """The newest CANDIDATES_PER_BUCKET stored articles with each of a whole pass's
     (distinct) band keys: the (bucket, article) pairs, then each article's signature once
     (copies share many buckets), all the signatures decoded by one array operation."""
-    pairs = newest_in(session, StoryBand.__table__, "bucket", "article_id", sorted(buckets),
-                      CANDIDATES_PER_BUCKET)
+    paired, articles = newest_in(session, StoryBand.__table__, "bucket", "article_id",
+                                 sorted(buckets), CANDIDATES_PER_BUCKET)
     signed = [row for row in select_in(
         session, ArticleStory.__table__, ("article_id", "story_id", "signature", "shingles"),
-        "article_id", sorted({article_id for _, article_id in pairs}))
-        if row[2] is not None]
-    row_of = {row[0]: number for number, row in enumerate(signed)}
-    kept = [(bucket, row_of[article_id]) for bucket, article_id in pairs
-            if article_id in row_of]
+        "article_id", np.unique(articles).tolist()) if row[2] is not None]
+    ids = np.array([row[0] for row in signed], dtype=np.int64)
+    order = np.argsort(ids)
+    at = np.minimum(np.searchsorted(ids, articles, sorter=order), max(len(ids) - 1, 0))
+    kept = np.flatnonzero(ids[order[at]] == articles) if len(ids) else np.empty(0, np.int64)
     return _Stored(
-        ids=np.array([row[0] for row in signed], dtype=np.int64),
+        ids=ids,
         hashvalues=np.frombuffer(b"".join(bytes(row[2]) for row in signed), dtype="<u4")
         .reshape(len(signed), PERMUTATIONS),
         shingles=np.array([row[3] for row in signed], dtype=np.float64),
         stories={row[0]: row[1] for row in signed},
-        buckets=np.array([bucket for bucket, _ in kept], dtype=np.int64),
-        rows=np.array([row for _, row in kept], dtype=np.int64))
+        buckets=paired[kept], rows=order[at[kept]])
 
 
 def _shared_buckets(stored: _Stored, keys: Sequence[Sequence[int]]

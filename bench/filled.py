@@ -25,7 +25,6 @@ import json
 import multiprocessing
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 from alembic.script import ScriptDirectory
@@ -41,7 +40,7 @@ from models.schema import alembic_config
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
 from reading.stories import _signatures, band_keys
-from reading.story_text import story_texts
+from reading.story_text import sentence_pages, story_texts
 
 ADMIN_URL = "postgresql+psycopg2://postgres@127.0.0.1:5432/test"
 PASS_GROUPED = 50_000  # articles the store's own pass groups; the rest are signed
@@ -148,7 +147,7 @@ def _sign_range(url: str, after: int, upto: int) -> int:
             texts = story_texts([normalise(body or "") for _, body, _ in rows],
                                 [url for *_, url in rows])
             add_counts(session, StoryLine.__table__, "key", "pages",
-                       Counter(key for _, story in texts for key in set(story.keys)))
+                       sentence_pages(story for _, story in texts))
             sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
             ids = [row[0] for row in rows]
             insert_rows(session, ArticleStory.__table__,

@@ -20,7 +20,6 @@ site with other numbers (one form filled twice: a moved-topic notice for another
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -37,7 +36,7 @@ from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
 from pipelines.collector import collector_paused
-from reading.story_text import StoryText, story_texts
+from reading.story_text import StoryText, sentence_pages, story_texts
 
 SHINGLE_CHARACTERS = 5
 SHINGLE_SAMPLE = 4
@@ -205,20 +204,20 @@ def _stored_by_bucket(session: Session, buckets: Iterable[int]) -> _Stored:
     (copies share many buckets), all the signatures decoded by one array operation."""
     paired, articles = newest_in(session, StoryBand.__table__, "bucket", "article_id",
                                  sorted(buckets), CANDIDATES_PER_BUCKET)
-    signed = [row for row in select_in(
+    signed = sorted(select_in(
         session, ArticleStory.__table__, ("article_id", "story_id", "signature", "shingles"),
-        "article_id", np.unique(articles).tolist()) if row[2] is not None]
+        "article_id", np.unique(articles).tolist(), "signature IS NOT NULL"))
     ids = np.array([row[0] for row in signed], dtype=np.int64)
-    order = np.argsort(ids)
-    at = np.minimum(np.searchsorted(ids, articles, sorter=order), max(len(ids) - 1, 0))
-    kept = np.flatnonzero(ids[order[at]] == articles) if len(ids) else np.empty(0, np.int64)
+    at = np.searchsorted(ids, articles)
+    kept = np.flatnonzero(at < len(ids))
+    kept = kept[ids[at[kept]] == articles[kept]]  # an article too short to sign has no row
     return _Stored(
         ids=ids,
         hashvalues=np.frombuffer(b"".join(bytes(row[2]) for row in signed), dtype="<u4")
         .reshape(len(signed), PERMUTATIONS),
         shingles=np.array([row[3] for row in signed], dtype=np.float64),
         stories={row[0]: row[1] for row in signed},
-        buckets=paired[kept], rows=order[at[kept]])
+        buckets=paired[kept], rows=at[kept])
 
 
 def _shared_buckets(stored: _Stored, keys: Sequence[Sequence[int]]
@@ -426,8 +425,8 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
                         [url for *_, url in pending])
     bodies = {article_id: _Body(text, published_at)
               for (article_id, _, published_at, _), (_, text) in zip(pending, texts, strict=True)}
-    counted = add_counts(session, StoryLine.__table__, "key", "pages", Counter(
-        chain.from_iterable(set(body.text.keys) for body in bodies.values())))
+    counted = add_counts(session, StoryLine.__table__, "key", "pages",
+                         sentence_pages(body.text for body in bodies.values()))
     sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     stored = _stored_by_bucket(session, set(chain.from_iterable(keys for *_, keys in signed)))

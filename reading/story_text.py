@@ -12,10 +12,12 @@ key leaves its digits out ("3、Fixed X" and "4、Fixed X" are one sentence).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence, Set
+from collections import Counter
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import dataclass
 from functools import lru_cache
 from hashlib import blake2b
+from itertools import chain
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -55,6 +57,11 @@ class StoryText:
         return {key: sentence for sentence, key, digitless
                 in zip(self.sentences, self.keys, self.digitless, strict=True)
                 if sentence != digitless}
+
+
+def sentence_pages(texts: Iterable[StoryText]) -> Counter[int]:
+    """How many of the texts hold each sentence key: what they add to the sentence counts."""
+    return Counter(chain.from_iterable(set(text.keys) for text in texts))
 
 
 def site_of(url: str) -> str:

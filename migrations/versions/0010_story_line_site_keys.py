@@ -15,9 +15,7 @@ replaces them count their sentences under the earlier keys, rows no later pass r
 """
 
 import logging
-from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
 
 import sqlalchemy as sa
 from alembic import op
@@ -36,7 +34,7 @@ def upgrade() -> None:
     from models.bulk import insert_rows
     from models.search.terms import normalise
     from reading.stories import take_grouping_turn
-    from reading.story_text import story_texts
+    from reading.story_text import sentence_pages, story_texts
 
     bind = op.get_bind()
     session = Session(bind=bind)
@@ -55,8 +53,8 @@ def upgrade() -> None:
             "ORDER BY article.id LIMIT :chunk"), {"last": last, "chunk": _CHUNK}).all():
         texts = story_texts([normalise(body or "") for _, body, _ in rows],
                             [url for *_, url in rows])
-        insert_rows(session, counted, ("key", "pages"), list(Counter(
-            chain.from_iterable(set(text.keys) for _, text in texts)).items()))
+        insert_rows(session, counted, ("key", "pages"),
+                    list(sentence_pages(text for _, text in texts).items()))
         last, done = rows[-1][0], done + len(rows)
         _LOG.info("counted the sentences of %s of %s grouped articles", f"{done:,}",
                   f"{total:,}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import asdict
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
@@ -107,11 +108,15 @@ def test_records_spanning_two_sibling_elements() -> None:
     assert data.records[2].snippet == "Field notes on water levels and 2 bird counts."
 
 
-def test_two_thousand_items_are_all_mined() -> None:
-    # their speed is bench.records' to measure: a CPU bound here failed on a loaded machine
+def test_two_thousand_items_are_mined_quickly() -> None:
     html = f"<html><body><ul>{_news_items(2000)}</ul></body></html>"
     doc = load_document(html.encode(), url="https://example.com/", fetched_at=NOW)
-    assert len(mine_records(doc).records) == 2000
+    start = time.process_time()
+    data = mine_records(doc)
+    # a bound against a quadratic miner (minutes), not a speed goal: bench.records measures
+    # that (2 s failed at 3.4 on a loaded machine)
+    assert time.process_time() - start < 8.0
+    assert len(data.records) == 2000
 
 
 ARTICLE = """<html><body><nav><a href="/">Home</a> <a href="/about">About</a></nav>

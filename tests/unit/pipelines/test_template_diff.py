@@ -151,7 +151,9 @@ def test_ten_thousand_node_pair_aligns_quickly():
     assert sum(1 for _ in target.body.iter()) > 10_000
     start = time.process_time()
     result = denoise_with_sibling(target, sibling)
-    assert time.process_time() - start < 2.0
+    # a bound against a quadratic alignment (minutes), not a speed goal: bench.template_diff
+    # measures that (2 s failed beside another test worker on a loaded machine)
+    assert time.process_time() - start < 8.0
     assert result.main
 
 

@@ -322,7 +322,7 @@ class PageBoundsParams:
     long_tag_run: int = 64
     long_tag_runs: int = 64
     max_attributes: int = 1000  # attributes kept of one element (real pages: at most 70)
-    max_elements: int = 50_000  # elements kept, in document order (real pages: 9,847)
+    max_elements: int = 30_000  # elements kept, in document order (real pages: 9,847)
     max_text_chars: int = 1_000_000  # characters kept of one text node (real: 52,219)
     max_links: int = 10_000  # links a page offers to the crawl (real pages: 3,850)
     max_records: int = 5_000  # records mined from one list

@@ -197,16 +197,20 @@ def heading_entries(
 
 def find_regions(
     root: HtmlElement, stats: TreeStats, params: RecordMiningParams = RECORD_MINING,
-    deadline: Deadline = NO_DEADLINE,
+    deadline: Deadline = NO_DEADLINE, max_records: int | None = None,
 ) -> list[Region]:
     """Every candidate record set under `root`, split lists also joined into one set; raises
-    OutOfTimeError when the deadline passes (checked at every parent of several children)."""
+    OutOfTimeError when the deadline passes (checked at every parent of several children).
+    With `max_records`, a parent's children past the first `max_records` records of
+    `max_record_span` siblings each are not compared: records past the cap are dropped
+    anyway, and a hostile list's comparisons stay bounded."""
     matcher = TreeMatcher(stats, params)
     regions: list[Region] = []
+    most = None if max_records is None else max_records * params.max_record_span
     for parent in root.iter():
         if not isinstance(parent.tag, str):
             continue
-        children = element_children(parent)
+        children = element_children(parent)[:most]
         if len(children) >= params.min_records:
             deadline.check("record regions")
             regions.extend(sibling_regions(children, matcher, params))

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from urllib.parse import quote, urlsplit
 
-import apprise
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -63,7 +62,11 @@ def target_for(value: str) -> str:
 
 def understood(target: str) -> bool:
     """Whether apprise has a plugin for this URL (asked quietly: apprise logs an error for
-    every URL it does not know, and most webhooks are such URLs)."""
+    every URL it does not know, and most webhooks are such URLs). apprise is imported where
+    it is used: its plugins cost a quarter of a second a crawl that sends nothing need not
+    pay."""
+    import apprise
+
     apprise_logger = logging.getLogger("apprise")
     was_disabled, apprise_logger.disabled = apprise_logger.disabled, True
     try:
@@ -94,6 +97,8 @@ def message(watch: Watch, alert: Alert) -> tuple[str, str]:
 
 def send(target: str, title: str, body: str) -> str | None:
     """Send one message; None when sent, else the reason it was not."""
+    import apprise
+
     notifier = apprise.Apprise()
     if not notifier.add(target):
         return f"not a delivery target apprise understands: {target!r}"

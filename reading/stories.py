@@ -27,7 +27,6 @@ from functools import cache
 from itertools import chain
 
 import numpy as np
-from datasketch import MinHash
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
@@ -66,6 +65,10 @@ NOT_LETTERS = re.compile(r"[\W_]+")  # what a shingle is made of: letters and di
 
 @cache
 def _permutations() -> tuple[np.ndarray, np.ndarray]:
+    # imported here: datasketch's package imports SciPy (about 0.6 s), which every command
+    # that loads this module (search, export, a crawl that stores nothing) would pay
+    from datasketch import MinHash
+
     return MinHash(num_perm=PERMUTATIONS, seed=_SEED, scheme="affine32").permutations
 
 

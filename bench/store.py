@@ -32,6 +32,7 @@ from datetime import UTC, datetime
 from typing import Any
 from unittest import mock
 
+import datasketch  # noqa: F401  # reading.stories imports it at its first pass: not a pass's cost
 from sqlalchemy.orm import Session, sessionmaker
 
 from bench.backend import backend_seconds

@@ -38,6 +38,7 @@ from datetime import UTC, datetime, timedelta
 from itertools import combinations
 from pathlib import Path
 
+import datasketch  # noqa: F401  # reading.stories imports it at its first pass: not a pass's cost
 from alembic import command
 from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker

@@ -66,9 +66,9 @@ def test_a_partitioned_database_is_reported_within_seconds_and_nothing_is_lost(
     # (a template lookup on the reactor fetched 12 pages in the 12 s, the stored-URL check
     # that waited for its hung query 46)
     assert fetched[1] - fetched[0] >= 60, fetched
-    # said once, whichever gives up first: the hung query (DATABASE_STALL_SECONDS) or a new
+    # said, whichever gives up first: the hung query (DATABASE_STALL_SECONDS) or a new
     # connection's connect timeout (DATABASE_CONNECT_TIMEOUT_SECONDS, a driver error)
-    assert len(re.findall(r"cannot check stored URLs \(.+\); fetching all", log)) == 1, log[-3000:]
+    assert re.search(r"cannot check stored URLs \(.+\); fetching all", log), log[-3000:]
     health = _HEALTH.findall(log)
     assert health, log[-3000:]
     first = datetime.strptime(health[0][0], "%Y-%m-%d %H:%M:%S")

@@ -10,7 +10,9 @@ from zoneinfo import ZoneInfo
 import lxml.html
 
 from pipelines.document import load_document
+from pipelines.params import RECORD_MINING, PageBoundsParams
 from pipelines.records import mine_records
+from pipelines.records.regions import find_regions
 from pipelines.records.tree_match import TreeMatcher
 from pipelines.records.tree_stats import annotate
 from pipelines.results import RecordData, record_json
@@ -117,6 +119,22 @@ def test_two_thousand_items_are_mined_quickly() -> None:
     # that (2 s failed at 3.4 on a loaded machine)
     assert time.process_time() - start < 8.0
     assert len(data.records) == 2000
+
+
+def test_a_list_past_the_records_cap_is_cut_at_its_first_records() -> None:
+    """A parent's children past max_records records of max_record_span siblings are not
+    compared (a hostile list's cost), and the list keeps its first max_records records."""
+    html = f"<html><body><ul>{_news_items(200)}</ul></body></html>"
+    bounds = PageBoundsParams(max_records=20)
+    doc = load_document(html.encode(), url="https://example.com/", fetched_at=NOW, bounds=bounds)
+    body = doc.body
+    [whole] = find_regions(body, annotate(body))
+    [cut] = find_regions(body, annotate(body), max_records=20)
+    assert len(whole.records) == 200
+    assert len(cut.records) == 20 * RECORD_MINING.max_record_span
+    data = mine_records(doc)
+    assert [r.url for r in data.records] == [r.url for r in _mine(html).records[:20]]
+    assert "records" in doc.capped
 
 
 ARTICLE = """<html><body><nav><a href="/">Home</a> <a href="/about">About</a></nav>

@@ -30,7 +30,7 @@ import numpy as np
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
-from models.bulk import add_counts, insert_rows, newest_in, select_in
+from models.bulk import add_counts, columns_in, insert_rows, newest_in, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
@@ -207,19 +207,18 @@ def _stored_by_bucket(session: Session, buckets: Iterable[int]) -> _Stored:
     (copies share many buckets), all the signatures decoded by one array operation."""
     paired, articles = newest_in(session, StoryBand.__table__, "bucket", "article_id",
                                  sorted(buckets), CANDIDATES_PER_BUCKET)
-    signed = sorted(select_in(
+    signed, story_ids, hashvalues, shingles = columns_in(
         session, ArticleStory.__table__, ("article_id", "story_id", "signature", "shingles"),
-        "article_id", np.unique(articles).tolist(), "signature IS NOT NULL"))
-    ids = np.array([row[0] for row in signed], dtype=np.int64)
+        "article_id", np.unique(articles).tolist(), "signature IS NOT NULL", joined="signature")
+    ids = np.array(signed, dtype=np.int64)
     at = np.searchsorted(ids, articles)
     kept = np.flatnonzero(at < len(ids))
     kept = kept[ids[at[kept]] == articles[kept]]  # an article too short to sign has no row
     return _Stored(
         ids=ids,
-        hashvalues=np.frombuffer(b"".join(bytes(row[2]) for row in signed), dtype="<u4")
-        .reshape(len(signed), PERMUTATIONS),
-        shingles=np.array([row[3] for row in signed], dtype=np.float64),
-        stories={row[0]: row[1] for row in signed},
+        hashvalues=np.frombuffer(hashvalues, dtype="<u4").reshape(len(ids), PERMUTATIONS),
+        shingles=np.array(shingles, dtype=np.float64),
+        stories=dict(zip(signed, story_ids, strict=True)),
         buckets=paired[kept], rows=at[kept])
 
 

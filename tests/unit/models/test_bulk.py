@@ -1,19 +1,22 @@
 """On SQLite, rows go as many a statement as its bound parameters allow: every row lands,
 each counted key adds once and comes back with its new count, whatever the statements'
-seams."""
+seams; rows read as columns come in key order."""
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Column, Integer, MetaData, Table, create_engine
+from sqlalchemy import BigInteger, Column, Integer, LargeBinary, MetaData, Table, create_engine
 from sqlalchemy.orm import Session
 
-from models.bulk import _PARAMETERS, add_counts, insert_rows, select_in
+from models.bulk import _PARAMETERS, add_counts, columns_in, insert_rows, select_in
 
 _TABLES = MetaData()
 ROWS = Table("rows", _TABLES, Column("a", Integer, primary_key=True), Column("b", BigInteger),
              Column("c", Integer))
 COUNTS = Table("counts", _TABLES, Column("key", BigInteger, primary_key=True,
                                          autoincrement=False), Column("pages", Integer))
+
+SIGNED = Table("signed", _TABLES, Column("id", Integer, primary_key=True),
+               Column("signature", LargeBinary), Column("size", Integer))
 
 
 def _session() -> Session:
@@ -41,3 +44,16 @@ def test_counts_add_across_statements_and_calls() -> None:
         found = dict(select_in(session, COUNTS, ("key", "pages"), "key", list(keys),
                                "pages >= 3"))
     assert found == {key: 3 for key in keys if key % 2}
+
+
+def test_columns_come_in_key_order_with_a_binary_column_end_to_end() -> None:
+    rows = [(n, bytes([n]) * 4, n * 10) for n in (5, 1, 3)]
+    with _session() as session:
+        insert_rows(session, SIGNED, ("id", "signature", "size"), [*rows, (4, None, 0)])
+        ids, signatures, sizes = columns_in(session, SIGNED, ("id", "signature", "size"), "id",
+                                            [1, 3, 4, 5, 6], "signature IS NOT NULL",
+                                            joined="signature")
+        empty = columns_in(session, SIGNED, ("id", "signature"), "id", [9], joined="signature")
+    assert (ids, signatures, sizes) == ([1, 3, 5], b"\x01" * 4 + b"\x03" * 4 + b"\x05" * 4,
+                                        [10, 30, 50])
+    assert empty == [[], b""]

@@ -127,6 +127,19 @@ class PageTypeParams:
     # of prose dominates it (`prose_block_bytes` and `prose_block_share` above).
     other_unsure_below: float = 0.6
     dated_prose_bytes: int = 400
+    # The dates of `dated_prose` include numeric ones written day (or month) first
+    # ("05/10/2018", "5.10.2018") on a page that shows no date in the other forms
+    # (page_features.own_dates). Not for the other post marks: on a list the classifier leans to
+    # (`lone_post`) it turned a labelled shop listing into a post.
+    day_first_dates: bool = True
+    # A page whose <body> class says the theme rendered one post ("single-post": WordPress
+    # and the themes that copy its body classes) is an article whatever the model says
+    # (`single_post`); its pages, archives and indexes carry "page", "archive", "home".
+    single_post_class: bool = True
+    # `linked_headings` spares a page whose main prose (page_features.prose_headline) comes
+    # before any heading that links away: the linked headings are a rail of other stories
+    # after the article, where a digest or tag page titles its first record before its text.
+    headline_prose: bool = True
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from pipelines.pagetype.page_features import (
     dominant_prose,
     linked_headings,
     own_dates,
+    prose_headline,
     visible_dates,
 )
 from pipelines.pagetype.rules import SiteRule, match_rule
@@ -84,6 +85,12 @@ def _declares_article(features: dict[str, float], scan: PageScan,
         return False
     needed = params.declared_needs_body_dates
     return needed <= 0 or dates() >= needed
+
+
+def _single_post(scan: PageScan) -> bool:
+    """The <body> class says the theme rendered one post ("single-post", see
+    PageTypeParams.single_post_class)."""
+    return scan.body is not None and "single-post" in (scan.body.get("class") or "").split()
 
 
 def _prose_dominates(prose: Prose, params: PageTypeParams) -> bool:
@@ -232,6 +239,7 @@ def classify_page(
     # Each walks the page: counted at most once, and only when a rule asks.
     dates = cache(lambda: visible_dates(scan))
     own = cache(lambda: own_dates(scan))  # a post's marks (_post_marks) count these
+    own_df = cache(lambda: own_dates(scan, params.day_first_dates))  # dated_prose reads these
     linked = cache(lambda: linked_headings(scan.body, doc.url, params.linked_heading_text_bytes))
     titled = cache(lambda: _record_titles(linked, scan, doc.url, params))
     prose = cache(lambda: dominant_prose(scan))
@@ -240,10 +248,13 @@ def classify_page(
         best = _best_article(ranked)[0]
     if best not in ARTICLE_TYPES and _declares_article(features, scan, dates, params):
         return PageTypeDecision(*_best_article(ranked), "declared_publication", ranked[:2])
+    if params.single_post_class and best not in ARTICLE_TYPES and _single_post(scan):
+        return PageTypeDecision(*_best_article(ranked), "single_post", ranked[:2])
     if confidence < params.min_confidence:
         best = _unsure(best, [ARTICLE_TYPES[0] if c == ARTICLE else c for c, _ in routes[:2]])
     if best == "list" or best in ARTICLE_TYPES:
-        if _lists_posts(linked, routes, params):
+        if _lists_posts(linked, routes, params) and not (
+                params.headline_prose and prose_headline(scan, doc.url) is False):
             return PageTypeDecision("list", dict(routes)["list"], LINKED_HEADINGS, ranked[:2])
         if best == "list" and _lone_post(titled, own, routes, params):
             return PageTypeDecision(*_best_article(ranked), "lone_post", ranked[:2])
@@ -252,7 +263,7 @@ def classify_page(
     if best == "list" and _post_on_list(titled, own, prose(), routes, params):
         return PageTypeDecision(best, confidence, POST_ON_LIST, ranked[:2])
     if best == FALLBACK_TYPE and _unsure_other(routes, params):
-        if _dated_prose(titled, own, prose, params):
+        if _dated_prose(titled, own_df, prose, params):
             return PageTypeDecision(*_best_article(ranked), "dated_prose", ranked[:2])
         if _prose_dominates(prose(), params):
             return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])

@@ -361,6 +361,24 @@ class Prose(NamedTuple):
     share: float
 
 
+def _prose_blocks(scan: PageScan
+                  ) -> tuple[Counter[html.HtmlElement], dict[html.HtmlElement, html.HtmlElement]]:
+    """Each block's (the element around paragraphs and inline text) weight of prose outside
+    links and the ignored tags, and the element holding its first piece of prose."""
+    blocks: Counter[html.HtmlElement] = Counter()
+    first: dict[html.HtmlElement, html.HtmlElement] = {}
+    for piece in _prose_text(scan.params.prose_min_chars)(scan.body):
+        holder = block = piece.getparent()
+        if piece.is_tail:
+            block = block.getparent()
+        while block is not None and block.tag in _PHRASING:
+            block = block.getparent()
+        if block is not None and block.tag not in _NOT_PROSE:
+            blocks[block] += weight(piece.encode(), piece)
+            first.setdefault(block, holder)
+    return blocks, first
+
+
 def dominant_prose(scan: PageScan) -> Prose:
     """The block (the element around paragraphs and inline text) with the most prose outside links.
 
@@ -372,20 +390,31 @@ def dominant_prose(scan: PageScan) -> Prose:
     the page's link-free text, or the prose found when that is smaller (a page inside one
     <form>, whose text is ignored).
     """
-    blocks: Counter[html.HtmlElement] = Counter()
-    for piece in _prose_text(scan.params.prose_min_chars)(scan.body):
-        block = piece.getparent()
-        if piece.is_tail:
-            block = block.getparent()
-        while block is not None and block.tag in _PHRASING:
-            block = block.getparent()
-        if block is not None and block.tag not in _NOT_PROSE:
-            blocks[block] += weight(piece.encode(), piece)
+    blocks, _ = _prose_blocks(scan)
     if not blocks:
         return Prose(0, 0.0)
     largest = max(blocks.values())
     link_free = max(scan.text_weight - scan.link_weight, blocks.total())
     return Prose(largest, largest / link_free)
+
+
+_BEFORE_HEADING = etree.XPath("preceding::*[self::h1 or self::h2 or self::h3]")
+
+
+def prose_headline(scan: PageScan, url: str | None) -> bool | None:
+    """Whether any h1-h3 before the dominant prose block's first piece of prose (see
+    dominant_prose) links away (True: a listed record's title), none does (False: the
+    page's main text comes before any listed record; its headline links nowhere), or no
+    heading comes before it (None)."""
+    blocks, first = _prose_blocks(scan)
+    if not blocks:
+        return None
+    block = max(blocks, key=blocks.__getitem__)
+    found = _BEFORE_HEADING(first[block])
+    if not found:
+        return None
+    return any(heading.find(".//a[@href]") is not None and _links_away(heading, url)
+               for heading in found)
 
 
 def _dates(text: bytes, window: int) -> int:
@@ -406,13 +435,27 @@ def visible_dates(scan: PageScan) -> int:
     return max(scan.text_dates, int(_TIMES(scan.body)), 0)
 
 
-def own_dates(scan: PageScan) -> int:
+# A numeric date that puts the day or month first ("05/10/2018", "5.10.2018", "05-10-2018"):
+# the common form in Europe, Latin America and India, which _dates (a year first, or a month's
+# name) does not read.
+_DAY_FIRST = re.compile(rb"(?<![\d/.-])[0-3]?\d[-/.][01]?\d[-/.](?:19|20)\d\d(?![\d/.-])")
+
+
+def _day_first(text: bytes) -> int:
+    return len(_DAY_FIRST.findall(text))
+
+
+def own_dates(scan: PageScan, day_first: bool = False) -> int:
     """Dates the page shows outside its links (see visible_dates), or its <time> elements
     outside links when they are more: the page's own dates. A date in a link's text dates
     another page (an archive widget's "November 2012", a "previous post" or related-stories
     link, a sidebar of recent posts), so a short post beside a dated archive shows one date of
     its own, where a list dates each of its records beside the record's link."""
-    dates = scan.text_dates - _dates(b"\n".join(scan.link_bytes), scan.params.month_window)
+    links = b"\n".join(scan.link_bytes)
+    dates = scan.text_dates - _dates(links, scan.params.month_window)
+    if day_first and dates <= 0:  # no date in the other forms: read the day-first ones
+        dates = (_day_first(scan.full_text) - _day_first(scan.hidden_text)
+                 - _day_first(links))
     return max(dates, int(_FREE_TIMES(scan.body)), 0)
 
 

@@ -293,3 +293,52 @@ def test_one_linked_headline_is_a_post_only_when_no_h3_titles_records() -> None:
     assert linked_headings(load_document(post.encode(), url).body, url, 100, ("h1", "h2", "h3")
                            ) == 1
     assert _decide(post, url, ranked).decided_by == "lone_post"
+
+
+# (l) A notice dated day first ("05/10/2018"), the only form of date on the page.
+DAY_FIRST = ESSAY.replace('<p class="meta">March 2, 2019</p>',
+                          '<p class="meta">05/10/2018 - Published by the editor</p>')
+
+
+def test_a_day_first_date_dates_an_unsure_other_page() -> None:
+    url = "https://city.example.org/news/a-notice"
+    ranked = [("other", 0.52), ("news", 0.40), ("list", 0.08)]
+    decision = _decide(DAY_FIRST, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("news", "dated_prose")
+    assert _decide(DAY_FIRST, url, ranked,
+                   PageTypeParams(day_first_dates=False)).page_type == "other"
+    # read only where no other form dates the page: the essay's one date stays one
+    both = ESSAY.replace("</h1>", "</h1><p>05/10/2018</p><p>06/10/2018</p>")
+    assert _decide(both, url, ranked).decided_by == "dated_prose"
+
+
+# (m) A short post the model reads as 'other', whose theme marks the page as one post.
+def test_a_theme_that_marks_a_single_post_makes_an_article() -> None:
+    url = "https://blog.example.org/about-bugs/"
+    page = ESSAY.replace("<body>", '<body class="post-template-default single single-post">')
+    ranked = [("other", 0.75), ("blog", 0.20), ("list", 0.05)]
+    decision = _decide(page, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("blog", "single_post")
+    assert _decide(page, url, ranked, PageTypeParams(single_post_class=False)
+                   ).page_type == "other"
+    # a WordPress page (about, contact) is no post
+    about = ESSAY.replace("<body>", '<body class="page-template-default page page-id-2">')
+    assert _decide(about, url, ranked).page_type == "other"
+
+
+# (n) An article followed by a rail of other stories: linked headings over excerpts after it.
+ARTICLE_THEN_RAIL = TAG_PAGE.replace(
+    "<h1>Posts tagged crawler</h1>",
+    "<h1>What the reviews say</h1><div class=\"body\"><p>"
+    + "The early reviews are in, and they do not agree on much at all. " * 20 + "</p></div>")
+
+
+def test_linked_headings_after_the_main_prose_are_a_rail_not_a_list() -> None:
+    url = "https://news.example.org/2019/reviews"
+    ranked = [("news", 0.50), ("list", 0.40), ("other", 0.10)]
+    decision = _decide(ARTICLE_THEN_RAIL, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("news", "classifier")
+    assert _decide(ARTICLE_THEN_RAIL, url, ranked, PageTypeParams(headline_prose=False)
+                   ).decided_by == LINKED_HEADINGS
+    # a tag page titles its first record before its text: still a list
+    assert _decide(TAG_PAGE, url, ranked).decided_by == LINKED_HEADINGS

@@ -39,6 +39,26 @@ def insert_rows(session: Session, table: Table, columns: Sequence[str],
     if dialect.name != "postgresql":
         session.execute(insert(table), [dict(zip(columns, row, strict=True)) for row in rows])
         return
+    _unnested(session, table, {name: [row[index] for row in rows]
+                               for index, name in enumerate(columns)}, expressions)
+
+
+def insert_columns(session: Session, table: Table, values: Mapping[str, Sequence[Any]]
+                   ) -> None:
+    """`insert_rows` for rows given as columns (column name → its values, all one length):
+    on PostgreSQL each column is its array as it is, with no rows built and taken apart."""
+    if session.get_bind().dialect.name == "postgresql":
+        if any(map(len, values.values())):
+            _unnested(session, table, values)
+        return
+    insert_rows(session, table, list(values), list(zip(*values.values(), strict=True)))
+
+
+def _unnested(session: Session, table: Table, values: Mapping[str, Sequence[Any]],
+              expressions: Mapping[str, str] | None = None) -> None:
+    """PostgreSQL's insert of columns (name → values), each one array unpacked by `unnest`."""
+    dialect = session.get_bind().dialect
+    columns = list(values)
     expressions = dict(expressions or {})
     targets = [*columns, *(name for name in expressions if name not in columns)]
     arrays = ", ".join(f"CAST(:c{index} AS {table.c[name].type.compile(dialect)}[])"
@@ -48,8 +68,8 @@ def insert_rows(session: Session, table: Table, columns: Sequence[str],
         f"SELECT {', '.join(expressions.get(name, f'r.{name}') for name in targets)} "
         f"FROM unnest({arrays}) AS r({', '.join(columns)})"
     ).bindparams(*(bindparam(f"c{index}") for index in range(len(columns))))
-    session.execute(statement, {f"c{index}": pg_array([row[index] for row in rows])
-                                for index in range(len(columns))})
+    session.execute(statement, {f"c{index}": pg_array(values[name])
+                                for index, name in enumerate(columns)})
 
 
 def _element(value: Any) -> str:
@@ -189,12 +209,14 @@ def add_counts(session: Session, table: Table, key: str, count: str,
               f"DO UPDATE SET {count} = {table.name}.{count} + excluded.{count} "
               f"RETURNING {key}, {count}")
     connection = session.connection()
-    if connection.dialect.name == "postgresql":
-        return dict(connection.execute(
-            text(upsert.format("SELECT * FROM unnest(CAST(:keys AS bigint[]), "
-                               "CAST(:counts AS integer[]))")),
+    if connection.dialect.name == "postgresql":  # the counts back as two arrays: a result
+        unpacked = "SELECT * FROM unnest(CAST(:keys AS bigint[]), CAST(:counts AS integer[]))"
+        keys, totals = connection.execute(  # row a key cost more than the upsert itself
+            text(f"WITH added AS ({upsert.format(unpacked)}) "
+                 f"SELECT array_agg({key}), array_agg({count}) FROM added"),
             {"keys": pg_array([row[0] for row in rows]),
-             "counts": pg_array([row[1] for row in rows])}).all())
+             "counts": pg_array([row[1] for row in rows])}).one()
+        return dict(zip(keys, totals, strict=True))
     return dict(_values(session, upsert.format("VALUES {}"), rows))
 
 

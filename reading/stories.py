@@ -30,7 +30,7 @@ import numpy as np
 from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session
 
-from models.bulk import add_counts, columns_in, insert_rows, newest_in, select_in
+from models.bulk import add_counts, columns_in, insert_columns, insert_rows, newest_in, select_in
 from models.page import Article, Page
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
@@ -46,6 +46,7 @@ BANDS = 32  # of PERMUTATIONS / BANDS rows: candidates from a Jaccard near 0.2 u
 # phrase many texts hold) would make the lookup grow with the store (docs/BENCHMARKS.md,
 # stories at 1,000,000 stored); a story's copies share many buckets of their own.
 CANDIDATES_PER_BUCKET = 20
+CROWDED_SHARED = 2  # full buckets a candidate met in no other shares with one article
 COPY_CONTAINMENT = 0.7  # of the shorter text's shingles: estimated, then on distinctive text
 COPY_JACCARD = 0.25
 # Confirming a candidate (docs/BENCHMARKS.md, stories: the real pairs):
@@ -201,12 +202,15 @@ class _Stored:
     rows: np.ndarray  # int64, one a pair
 
 
-def _stored_by_bucket(session: Session, buckets: Iterable[int]) -> _Stored:
-    """The newest CANDIDATES_PER_BUCKET stored articles with each of a whole pass's
-    (distinct) band keys: the (bucket, article) pairs, then each article's signature once
-    (copies share many buckets), all the signatures decoded by one array operation."""
+def _stored_by_bucket(session: Session, keys: Sequence[Sequence[int]]) -> _Stored:
+    """The newest CANDIDATES_PER_BUCKET stored articles with each band key of a whole pass
+    (its signed articles' `keys`): the (bucket, article) pairs, those `_telling` keeps, then
+    each article's signature once (copies share many buckets), all the signatures decoded
+    by one array operation."""
     paired, articles = newest_in(session, StoryBand.__table__, "bucket", "article_id",
-                                 sorted(buckets), CANDIDATES_PER_BUCKET)
+                                 sorted(set(chain.from_iterable(keys))), CANDIDATES_PER_BUCKET)
+    telling = _telling(paired, articles, keys)
+    paired, articles = paired[telling], articles[telling]
     signed, story_ids, hashvalues, shingles = columns_in(
         session, ArticleStory.__table__, ("article_id", "story_id", "signature", "shingles"),
         "article_id", np.unique(articles).tolist(), "signature IS NOT NULL", joined="signature")
@@ -222,6 +226,34 @@ def _stored_by_bucket(session: Session, buckets: Iterable[int]) -> _Stored:
         buckets=paired[kept], rows=at[kept])
 
 
+def _telling(paired: np.ndarray, articles: np.ndarray, keys: Sequence[Sequence[int]]
+             ) -> np.ndarray:
+    """Which of a pass's stored (bucket, article) pairs (`newest_in`'s) are worth an
+    article's signature: an article met in a bucket that is not full (fewer than
+    CANDIDATES_PER_BUCKET members came back), or sharing CROWDED_SHARED buckets with one
+    article of the pass (band keys `keys`). A full bucket is a phrase thousands of texts
+    hold: sharing one alone says little, and such candidates were most of those a large
+    store gave, their signatures read only to fail the estimate."""
+    buckets, members = np.unique(paired, return_counts=True)
+    full = np.isin(paired, buckets[members >= CANDIDATES_PER_BUCKET])
+    owned = np.repeat(np.arange(len(keys), dtype=np.int64), [len(each) for each in keys])
+    wanted = np.fromiter(chain.from_iterable(keys), dtype=np.int64, count=len(owned))
+    order = np.argsort(wanted, kind="stable")
+    which, at = _equal_ranges(wanted[order], paired)
+    shared = owned[order][at] << np.int64(40) | articles[which]  # (owner, article); ids < 2⁴⁰
+    pairs, counts = np.unique(shared, return_counts=True)
+    return np.isin(articles, np.union1d(
+        articles[~full], pairs[counts >= CROWDED_SHARED] & np.int64((1 << 40) - 1)))
+
+
+def _equal_ranges(ordered: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every (i, j) with `ordered[j] == wanted[i]` (`ordered` sorted), as two arrays."""
+    low = np.searchsorted(ordered, wanted, side="left")
+    counts = np.searchsorted(ordered, wanted, side="right") - low
+    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    return np.repeat(np.arange(len(wanted)), counts), np.repeat(low, counts) + offsets
+
+
 def _shared_buckets(stored: _Stored, keys: Sequence[Sequence[int]]
                     ) -> tuple[np.ndarray, np.ndarray]:
     """The distinct (owner, row) pairs of a pass: owner, a signed article of the pass (its
@@ -234,11 +266,8 @@ def _shared_buckets(stored: _Stored, keys: Sequence[Sequence[int]]
     rows = np.concatenate([stored.rows, first + owned])
     order = np.argsort(buckets, kind="stable")
     buckets, rows = buckets[order], rows[order]
-    low = np.searchsorted(buckets, wanted, side="left")
-    counts = np.searchsorted(buckets, wanted, side="right") - low
-    owners = np.repeat(owned, counts)
-    offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-    found = rows[np.repeat(low, counts) + offsets]
+    which, at = _equal_ranges(buckets, wanted)
+    owners, found = owned[which], rows[at]
     earlier = (found < first) | (found - first < owners)  # later ones see this one
     pairs = np.unique(owners[earlier] * (first + len(keys)) + found[earlier])
     return pairs // (first + len(keys)), pairs % (first + len(keys))
@@ -303,8 +332,7 @@ def is_copy(first: _Distinct, second: _Distinct) -> bool:
     sentences, the shorter still has MIN_DISTINCT_SHINGLES shingles, COPY_CONTAINMENT of
     them in the other (all of the shingles: a pair's few thousand, where a sample of a
     short text is noisy)."""
-    if (first.published_at and second.published_at
-            and abs(_naive(first.published_at) - _naive(second.published_at)) > COPY_WINDOW):
+    if _apart(first.published_at, second.published_at):
         return False
     if any(second.numbered.get(key, sentence) != sentence
            for key, sentence in first.numbered.items()):
@@ -312,6 +340,27 @@ def is_copy(first: _Distinct, second: _Distinct) -> bool:
     smaller = min(len(first.shingles), len(second.shingles))
     return smaller >= MIN_DISTINCT_SHINGLES and _shared(first.shingles, second.shingles) >= (
         COPY_CONTAINMENT * smaller)
+
+
+def _apart(first: datetime | None, second: datetime | None) -> bool:
+    """Whether two publications are further apart than COPY_WINDOW (both known)."""
+    return bool(first and second and abs(_naive(first) - _naive(second)) > COPY_WINDOW)
+
+
+def _within_window(session: Session, likely: dict[int, list[int]],
+                   bodies: Mapping[int, _Body]) -> dict[int, list[int]]:
+    """Each article's likely copies (in order) published within COPY_WINDOW of it, the
+    stored candidates' publications read first: the window is `is_copy`'s first test, and a
+    stored candidate outside it would be read, keyed and hashed only to fail it (most of
+    those a large store's older articles bring; docs/BENCHMARKS.md, stories)."""
+    stored = sorted({other for others in likely.values() for other in others} - bodies.keys())
+    published = {article_id: body.published_at for article_id, body in bodies.items()}
+    if stored:
+        published |= dict(session.execute(
+            select(Article.id, Article.published_at).where(Article.id.in_(stored))).all())
+    return {article_id: [other for other in others
+                         if not _apart(published[article_id], published.get(other))]
+            for article_id, others in likely.items()}
 
 
 def _shared(first: np.ndarray, second: np.ndarray) -> int:
@@ -369,10 +418,12 @@ def _confirmed(session: Session, likely: dict[int, list[int]], bodies: dict[int,
     """Each article's first likely copy (article id → its candidates, in order) that
     `is_copy` confirms. Candidates are tried in rounds, the first of each article's, then
     the next of those not confirmed: a body is read (stored candidates, into `bodies`), its
-    template looked up and its shingles hashed only when it is compared (most articles'
-    first candidate is their copy; docs/BENCHMARKS.md, stories)."""
+    template looked up and its shingles hashed only when it is compared, and only for
+    candidates published within the window (most articles' first candidate is their copy;
+    docs/BENCHMARKS.md, stories)."""
     found: dict[int, int] = {}
     distinct: dict[int, _Distinct] = {}
+    likely = _within_window(session, likely, bodies)
     trying = [article_id for article_id, others in likely.items() if others]
     rank = 0
     while trying:
@@ -431,7 +482,7 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
                          sentence_pages(body.text for body in bodies.values()))
     sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
-    stored = _stored_by_bucket(session, set(chain.from_iterable(keys for *_, keys in signed)))
+    stored = _stored_by_bucket(session, [keys for *_, keys in signed])
     comparable = [(article_id, sig, keys) for article_id, sig, keys in signed
                   if sig is not None]
     likely = dict(zip((article_id for article_id, _, _ in comparable), likely_copies(
@@ -449,19 +500,18 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
                         sig.shingles if sig else 0))
     insert_rows(session, ArticleStory.__table__,
                 ("article_id", "story_id", "signature", "shingles"), stories)
-    insert_rows(session, StoryBand.__table__, ("article_id", "band", "bucket"),
-                _band_rows(signed))
+    insert_columns(session, StoryBand.__table__, _band_columns(signed))
     return len(pending)
 
 
-def _band_rows(signed: Sequence[tuple[int, Signature | None, list[int]]]
-               ) -> list[tuple[int, int, int]]:
-    """The (article id, band, bucket) rows of the signed articles, zipped from columns (a
-    tuple built in Python a row cost as much as inserting it)."""
+def _band_columns(signed: Sequence[tuple[int, Signature | None, list[int]]]
+                  ) -> dict[str, list[int]]:
+    """The band rows (article id, band, bucket) of the signed articles, as columns (a tuple
+    built in Python a row cost as much as inserting it)."""
     banded = [(article_id, keys) for article_id, _, keys in signed if keys]
-    return list(zip(np.repeat([article_id for article_id, _ in banded], BANDS).tolist(),
-                    list(range(BANDS)) * len(banded),
-                    chain.from_iterable(keys for _, keys in banded), strict=True))
+    return {"article_id": np.repeat([article_id for article_id, _ in banded], BANDS).tolist(),
+            "band": list(range(BANDS)) * len(banded),
+            "bucket": list(chain.from_iterable(keys for _, keys in banded))}
 
 
 @dataclass

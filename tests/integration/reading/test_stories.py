@@ -248,7 +248,7 @@ def test_a_bucket_s_candidates_are_its_newest_members_and_a_copy_still_finds_its
     articles = sorted(session.scalars(select(ArticleStory.article_id)))
     buckets = session.scalars(select(StoryBand.bucket).where(
         StoryBand.article_id == articles[0])).all()
-    stored = stories._stored_by_bucket(session, buckets)
+    stored = stories._stored_by_bucket(session, [buckets])
     newest: dict[int, list[int]] = {}
     for bucket, row in zip(stored.buckets.tolist(), stored.rows.tolist(), strict=True):
         newest.setdefault(bucket, []).append(int(stored.ids[row]))

@@ -114,3 +114,18 @@ def test_the_collector_waits_for_a_pass_and_is_left_as_it_was() -> None:
             assert gc.isenabled() == enabled
         finally:
             gc.enable()
+
+
+def test_a_candidate_met_only_in_one_full_bucket_is_not_telling(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full bucket (its CANDIDATES_PER_BUCKET newest came back) shared alone says little; a
+    rarer bucket, or two full ones shared with one article of the pass, is worth a signature."""
+    monkeypatch.setattr(stories, "CANDIDATES_PER_BUCKET", 2)
+    keys = [[10, 11, 12], [20, 21]]  # the pass: article 0's band keys, article 1's
+    paired = np.array([10, 10, 11, 11, 12, 20, 20, 21, 21], dtype=np.int64)
+    articles = np.array([7, 8, 7, 9, 5, 8, 6, 9, 4], dtype=np.int64)
+    kept = stories._telling(paired, articles, keys)
+    # 7: two full buckets with article 0; 5: bucket 12 is not full; 8: one full bucket with
+    # each article; 6, 9, 4: one full bucket each (9 with both articles, once each)
+    assert sorted(set(articles[kept].tolist())) == [5, 7]
+    assert kept.tolist() == [True, False, True, False, True, False, False, False, False]

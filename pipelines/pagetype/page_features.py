@@ -285,6 +285,25 @@ class PageScan:
     def head(self) -> _Head:
         return _read_head(self.root.find("head"))
 
+    @cached_property
+    def prose_blocks(self) -> tuple[Counter[html.HtmlElement],
+                                    dict[html.HtmlElement, html.HtmlElement]]:
+        """Each block's (the element around paragraphs and inline text) weight of prose
+        outside links and the ignored tags, and the element holding its first piece of
+        prose: walked once for dominant_prose and prose_headline."""
+        blocks: Counter[html.HtmlElement] = Counter()
+        first: dict[html.HtmlElement, html.HtmlElement] = {}
+        for piece in _prose_text(self.params.prose_min_chars)(self.body):
+            holder = block = piece.getparent()
+            if piece.is_tail:
+                block = block.getparent()
+            while block is not None and block.tag in _PHRASING:
+                block = block.getparent()
+            if block is not None and block.tag not in _NOT_PROSE:
+                blocks[block] += weight(piece.encode(), piece)
+                first.setdefault(block, holder)
+        return blocks, first
+
 
 def _longest_run(scan: PageScan) -> int:
     """Weight of the longest stretch of body text with no link in it.
@@ -361,24 +380,6 @@ class Prose(NamedTuple):
     share: float
 
 
-def _prose_blocks(scan: PageScan
-                  ) -> tuple[Counter[html.HtmlElement], dict[html.HtmlElement, html.HtmlElement]]:
-    """Each block's (the element around paragraphs and inline text) weight of prose outside
-    links and the ignored tags, and the element holding its first piece of prose."""
-    blocks: Counter[html.HtmlElement] = Counter()
-    first: dict[html.HtmlElement, html.HtmlElement] = {}
-    for piece in _prose_text(scan.params.prose_min_chars)(scan.body):
-        holder = block = piece.getparent()
-        if piece.is_tail:
-            block = block.getparent()
-        while block is not None and block.tag in _PHRASING:
-            block = block.getparent()
-        if block is not None and block.tag not in _NOT_PROSE:
-            blocks[block] += weight(piece.encode(), piece)
-            first.setdefault(block, holder)
-    return blocks, first
-
-
 def dominant_prose(scan: PageScan) -> Prose:
     """The block (the element around paragraphs and inline text) with the most prose outside links.
 
@@ -390,7 +391,7 @@ def dominant_prose(scan: PageScan) -> Prose:
     the page's link-free text, or the prose found when that is smaller (a page inside one
     <form>, whose text is ignored).
     """
-    blocks, _ = _prose_blocks(scan)
+    blocks, _ = scan.prose_blocks
     if not blocks:
         return Prose(0, 0.0)
     largest = max(blocks.values())
@@ -406,7 +407,7 @@ def prose_headline(scan: PageScan, url: str | None) -> bool | None:
     dominant_prose) links away (True: a listed record's title), none does (False: the
     page's main text comes before any listed record; its headline links nowhere), or no
     heading comes before it (None)."""
-    blocks, first = _prose_blocks(scan)
+    blocks, first = scan.prose_blocks
     if not blocks:
         return None
     block = max(blocks, key=blocks.__getitem__)

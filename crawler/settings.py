@@ -217,6 +217,9 @@ REDIS_SOCKET_TIMEOUT_SECONDS = 10.0
 CLUSTER_RECOVERY_GRACE_HEARTBEATS = 4
 # Requests a worker takes from the shared queue per round trip (held as in-flight at once).
 CLUSTER_POP_BATCH = 4
+# How many of the shared queue's highest-priority requests a pop chooses among: those of the
+# domains the worker has the fewest requests in flight for first (crawler/cluster/queue.py).
+CLUSTER_POP_LOOKAHEAD = 64
 # How often a worker with nothing to do looks at the shared queue (Scrapy's own: 5 s).
 CLUSTER_IDLE_POLL_SECONDS = 0.25
 # Politeness across all workers (distributed mode): per-domain in-flight cap and spacing.

@@ -24,6 +24,7 @@ import os
 import socket
 import time
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -54,12 +55,14 @@ redis_health = object()
 class AckScheduler(Scheduler):
     """Shared Redis frontier (scrapy-redis) plus tickets, heartbeats and recovery.
 
-    Settings: CLUSTER_HEARTBEAT_SECONDS, CLUSTER_POP_BATCH, CLUSTER_IDLE_POLL_SECONDS,
+    Settings: CLUSTER_HEARTBEAT_SECONDS, CLUSTER_POP_BATCH, CLUSTER_POP_LOOKAHEAD,
+    CLUSTER_IDLE_POLL_SECONDS,
     CLUSTER_RECOVERY_GRACE_HEARTBEATS, the REDIS_* retries, and scrapy-redis's (REDIS_URL,
     SCHEDULER_QUEUE_CLASS, SCHEDULER_DUPEFILTER_*, …)."""
 
     heartbeat_seconds: float
     pop_batch: int
+    pop_lookahead: int
     idle_poll_seconds: float
     grace_heartbeats: int
     _batch: list[Request] | None = None
@@ -72,6 +75,8 @@ class AckScheduler(Scheduler):
         scheduler.heartbeat_seconds = settings.getfloat(
             "CLUSTER_HEARTBEAT_SECONDS", defaults.CLUSTER_HEARTBEAT_SECONDS)
         scheduler.pop_batch = settings.getint("CLUSTER_POP_BATCH", defaults.CLUSTER_POP_BATCH)
+        scheduler.pop_lookahead = settings.getint("CLUSTER_POP_LOOKAHEAD",
+                                                  defaults.CLUSTER_POP_LOOKAHEAD)
         scheduler.idle_poll_seconds = settings.getfloat(
             "CLUSTER_IDLE_POLL_SECONDS", defaults.CLUSTER_IDLE_POLL_SECONDS)
         return scheduler
@@ -88,7 +93,8 @@ class AckScheduler(Scheduler):
         self._started = time.time()
         self.ledger = RunLedger(self.server, spider.name, self.worker)
         self.queue.inflight_key = keys.inflight(spider.name, self.worker)
-        self.queue.pop_batch = self.pop_batch
+        self.queue.pop_batch, self.queue.lookahead = self.pop_batch, self.pop_lookahead
+        self.queue.in_flight = self._in_flight
         self.queue.held = self.ledger.held
         self.queue.domains_key = keys.queued_by_domain(spider.name)
         self.frontier = Frontier(self.server, spider.name, self.queue.key)
@@ -118,6 +124,11 @@ class AckScheduler(Scheduler):
                          "requests never counted; their runs cannot drain",
                          len(self._unsent), self.ledger.unsettled)
         super().close(reason)
+
+    def _in_flight(self) -> Counter[str]:
+        """This worker's requests in its downloader, per domain: what the queue's pop
+        spreads its choice by."""
+        return Counter(map(request_domain, self.crawler.engine.downloader.active))
 
     def _poll_shared_queue(self) -> None:
         """The engine asks its scheduler for work when one of its own requests ends, else

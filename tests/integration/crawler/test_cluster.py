@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -442,6 +443,35 @@ def test_a_batch_pop_holds_every_taken_request_as_in_flight(cluster_redis: str) 
     assert urls == [f"http://a.cn/{n}" for n in (3, 2, 1, 0)]
     assert queue.pop() is None and len(queue) == 0
     assert set(server.hkeys(queue.inflight_key)) == {f"t{n}".encode() for n in range(5)}
+
+
+def test_a_pop_takes_the_domains_with_the_fewest_requests_in_flight_first(
+        cluster_redis: str) -> None:
+    """A list page queues its records together at a high priority: popped in strict order,
+    they filled the worker's concurrency with one domain while the others' slots stood
+    empty. Among the lookahead's entries a pop takes the least busy domain's first, in
+    priority order among equals, as Scrapy's own DownloaderAwarePriorityQueue does."""
+    server = Redis.from_url(cluster_redis)
+    queue = AckPriorityQueue(server, Spider("site"), "site:requests")
+    queue.inflight_key, queue.pop_batch, queue.lookahead = keys.inflight("site", "w1"), 4, 16
+    queue.domains_key = keys.queued_by_domain("site")
+    for n in range(6):  # a list's records
+        queue.push(Request(f"http://a.cn/{n}", priority=50, meta={"ticket": f"a{n}"}))
+    for host, n in (("b.cn", 0), ("b.cn", 1), ("c.cn", 0)):
+        queue.push(Request(f"http://{host}/{n}", meta={"ticket": f"{host[0]}{n}"}))
+    queue.in_flight = lambda: Counter({"a.cn": 2, "b.cn": 1})
+    urls = [queue.pop().url for _ in range(4)]  # type: ignore[union-attr]
+    assert urls == ["http://c.cn/0", "http://b.cn/0", "http://a.cn/0", "http://b.cn/1"]
+    assert server.hlen(queue.inflight_key) == 4  # all four held as this worker's
+    assert server.hgetall(queue.domains_key) == {b"a.cn": b"5"}
+    assert [queue.pop().url for _ in range(5)] == [  # type: ignore[union-attr]
+        f"http://a.cn/{n}" for n in range(1, 6)]  # one domain left: priority order
+    queue.pop_batch = queue.lookahead = 1  # scrapy-redis's order: by priority alone
+    for n in range(2):
+        queue.push(Request(f"http://a.cn/x{n}", priority=9, meta={"ticket": f"x{n}"}))
+    queue.push(Request("http://c.cn/1", meta={"ticket": "c1"}))
+    assert [queue.pop().url for _ in range(3)] == [  # type: ignore[union-attr]
+        "http://a.cn/x0", "http://a.cn/x1", "http://c.cn/1"]
 
 
 def news_paths(server: DemoServer) -> list[str]:

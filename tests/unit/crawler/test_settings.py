@@ -20,5 +20,6 @@ def test_components_fall_back_on_the_settings_module_only() -> None:
 
 
 def test_the_crawl_runs_with_the_settings_module_values() -> None:
-    assert (settings.CLUSTER_POP_BATCH, settings.CLUSTER_IDLE_POLL_SECONDS,
-            settings.GC_YOUNG_THRESHOLD) == (4, 0.25, 10_000)
+    assert (settings.CLUSTER_POP_BATCH, settings.CLUSTER_POP_LOOKAHEAD,
+            settings.CLUSTER_IDLE_POLL_SECONDS, settings.GC_YOUNG_THRESHOLD
+            ) == (4, 64, 0.25, 10_000)

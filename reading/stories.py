@@ -236,14 +236,20 @@ def _telling(paired: np.ndarray, articles: np.ndarray, keys: Sequence[Sequence[i
     store gave, their signatures read only to fail the estimate."""
     buckets, members = np.unique(paired, return_counts=True)
     full = np.isin(paired, buckets[members >= CANDIDATES_PER_BUCKET])
-    owned = np.repeat(np.arange(len(keys), dtype=np.int64), [len(each) for each in keys])
-    wanted = np.fromiter(chain.from_iterable(keys), dtype=np.int64, count=len(owned))
+    owned, wanted = _owned_keys(keys)
     order = np.argsort(wanted, kind="stable")
     which, at = _equal_ranges(wanted[order], paired)
     shared = owned[order][at] << np.int64(40) | articles[which]  # (owner, article); ids < 2⁴⁰
     pairs, counts = np.unique(shared, return_counts=True)
     return np.isin(articles, np.union1d(
         articles[~full], pairs[counts >= CROWDED_SHARED] & np.int64((1 << 40) - 1)))
+
+
+def _owned_keys(keys: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """A pass's band keys (`keys[owner]`, an article's each) flattened: each key's owner
+    and the key, as two int64 arrays."""
+    owned = np.repeat(np.arange(len(keys), dtype=np.int64), [len(each) for each in keys])
+    return owned, np.fromiter(chain.from_iterable(keys), dtype=np.int64, count=len(owned))
 
 
 def _equal_ranges(ordered: np.ndarray, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -260,8 +266,7 @@ def _shared_buckets(stored: _Stored, keys: Sequence[Sequence[int]]
     band keys `keys[owner]`), and row, a stored candidate (a row of `stored`) or an earlier
     article of the pass (`len(stored.ids)` + its owner number) sharing a bucket with it."""
     first = len(stored.ids)
-    owned = np.repeat(np.arange(len(keys)), [len(each) for each in keys])
-    wanted = np.fromiter(chain.from_iterable(keys), dtype=np.int64, count=len(owned))
+    owned, wanted = _owned_keys(keys)
     buckets = np.concatenate([stored.buckets, wanted])
     rows = np.concatenate([stored.rows, first + owned])
     order = np.argsort(buckets, kind="stable")

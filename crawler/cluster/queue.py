@@ -64,6 +64,7 @@ redis.call('ZREM', KEYS[1], unpack(taken))
 return taken
 """
 
+
 class AckPriorityQueue(PriorityQueue):
     """A priority queue whose pops land in `inflight_key` until acknowledged."""
 

@@ -56,9 +56,8 @@ class AckScheduler(Scheduler):
     """Shared Redis frontier (scrapy-redis) plus tickets, heartbeats and recovery.
 
     Settings: CLUSTER_HEARTBEAT_SECONDS, CLUSTER_POP_BATCH, CLUSTER_POP_LOOKAHEAD,
-    CLUSTER_IDLE_POLL_SECONDS,
-    CLUSTER_RECOVERY_GRACE_HEARTBEATS, the REDIS_* retries, and scrapy-redis's (REDIS_URL,
-    SCHEDULER_QUEUE_CLASS, SCHEDULER_DUPEFILTER_*, …)."""
+    CLUSTER_IDLE_POLL_SECONDS, CLUSTER_RECOVERY_GRACE_HEARTBEATS, the REDIS_* retries, and
+    scrapy-redis's (REDIS_URL, SCHEDULER_QUEUE_CLASS, SCHEDULER_DUPEFILTER_*, …)."""
 
     heartbeat_seconds: float
     pop_batch: int

@@ -118,6 +118,11 @@ class PageTypeParams:
     # stays a list but keeps its main text (pagetype.POST_ON_LIST). 0 turns the rule off.
     post_on_list_max_dates: int = 3
     post_on_list_prose_bytes: int = 300
+    # Such a page whose head says og:type "article" is an article (`og_article_post`): the
+    # page's own declaration beside a post's marks. Themes that write "article" on every page
+    # do so on indexes that date one record each, so the marks are not theirs. False keeps
+    # it a list with its text.
+    og_article_post: bool = True
     # A page the classifier calls 'other', article one of its two best routes and the best
     # below `other_unsure_below` (0 turns both rules off; the bound sits below where a law's
     # text labelled 'other', one block of prose, is read from fold to fold: docs/DECISIONS.md,

@@ -93,6 +93,14 @@ def _single_post(scan: PageScan) -> bool:
     return scan.body is not None and "single-post" in (scan.body.get("class") or "").split()
 
 
+def _og_article(scan: PageScan) -> bool:
+    """The head's Open Graph type says the page is one article (og:type "article"). Alone it
+    proves little (some themes write it on every page, their indexes included); beside a
+    lone post's marks it is the page's own word for what the marks show (see
+    PageTypeParams.og_article_post)."""
+    return "article" in scan.head.og_type.split()
+
+
 def _prose_dominates(prose: Prose, params: PageTypeParams) -> bool:
     """One long block of prose holds most of the page's link-free text: an article amid heavy
     navigation, not a list, whose records each hold their own text (see dominant_prose)."""
@@ -218,7 +226,8 @@ def classify_page(
     and no declared date otherwise go to record mining. Checked only then and for an
     unsure 'other' (below): it costs a Python step per prose piece.
     A list that shows a lone post's marks and a block of prose, however sure the classifier,
-    keeps its main text beside its records (`post_on_list`, see _post_on_list). A page
+    keeps its main text beside its records (`post_on_list`, see _post_on_list); when its
+    head also says og:type "article", it is an article (`og_article_post`). A page
     the classifier calls 'other', unsure between it and article (_unsure_other), is an
     article when it shows one or two dates and a block of prose (`dated_prose`, see
     _dated_prose), or when one block of prose dominates it (`prose_block`).
@@ -261,6 +270,8 @@ def classify_page(
     if best == "list" and _prose_dominates(prose(), params):
         return PageTypeDecision(*_best_article(ranked), "prose_block", ranked[:2])
     if best == "list" and _post_on_list(titled, own, prose(), routes, params):
+        if params.og_article_post and _og_article(scan):
+            return PageTypeDecision(*_best_article(ranked), "og_article_post", ranked[:2])
         return PageTypeDecision(best, confidence, POST_ON_LIST, ranked[:2])
     if best == FALLBACK_TYPE and _unsure_other(routes, params):
         if _dated_prose(titled, own_df, prose, params):

@@ -182,6 +182,25 @@ def test_a_sure_list_that_shows_one_post_keeps_its_body() -> None:
     assert short.decided_by == "classifier"
 
 
+# (o) The same short story whose head says it is one article (Open Graph).
+def test_a_sure_list_that_shows_one_post_and_declares_an_article_is_an_article() -> None:
+    url = "https://news.example.org/2012/10/storm-damage/"
+    ranked = [("list", 0.90), ("news", 0.07), ("other", 0.03)]
+    og = '<meta property="og:type" content="article"></head>'
+    story = SHORT_STORY.replace("</head>", og)
+    decision = _decide(story, url, ranked)
+    assert (decision.page_type, decision.decided_by) == ("news", "og_article_post")
+    assert _decide(story, url, ranked, PageTypeParams(og_article_post=False)
+                   ).decided_by == POST_ON_LIST
+    # an index whose theme writes og:type "article" on every page dates its records one each
+    dated = story.replace("</body>", "".join(
+        f"<p>Posted on 2012-10-{d:02d}</p>" for d in range(1, 4)) + "</body>")
+    assert _decide(dated, url, ranked).page_type == "list"
+    # a website's index is not declared an article
+    site = SHORT_STORY.replace("</head>", og.replace("article", "website"))
+    assert _decide(site, url, ranked).decided_by == POST_ON_LIST
+
+
 # (f) An essay the model reads as 'other': a date under its title and a long block of prose.
 ESSAY = f"""<html><head><title>On slow reading</title></head><body>{_MENU}
 <h1>On slow reading</h1><p class="meta">March 2, 2019</p><div class="entry"><p>{

@@ -14,7 +14,9 @@ for the network, Redis, a timer), from /proc/<pid>/schedstat.
 The whole window holds the start-up ramp (one start URL fanning out) and the tail (the
 last pages and the last batch written), fixed costs that weigh more the faster a mode
 runs: the steady rate, read between the moments 10 % and 90 % of the pages were done,
-is printed beside it.
+is printed beside it, with the cores the whole machine kept busy over that span; a mode is
+called bound by the cores from CORES_BUSY of them over the steady span (the goals compare
+steady rates).
 
 Latency mode (`--latency MS`) measures the crawl as real sites make it behave: each of
 `--domains` demo sites (127.0.0.1, 127.0.0.2, …; their own content) answers in MS ± `--jitter`
@@ -119,6 +121,7 @@ class Result:
     steady: float  # pages/s with the start-up ramp and the tail left out (steady_rate)
     cpu: dict[str, float]
     reactor: tuple[float, float]  # workers' main threads: seconds running, seconds runnable
+    steady_busy: float  # cores the machine kept busy over the steady rate's span (steady_span)
     stored_before: int = 0  # pages the store held when the crawl began
 
 
@@ -187,15 +190,16 @@ def reactor_times(workers: Iterable[int]) -> tuple[float, float]:
 
 def _measure(workers: list[int], progress: Callable[[], int], expected: int,
              every: float = 0.02, database: str | None = None, redis_pid: int | None = None,
-             ) -> tuple[float, float, dict[str, float], tuple[float, float]]:
+             ) -> tuple[float, float, dict[str, float], tuple[float, float], float]:
     """Wait until `progress()` reaches `expected`; the seconds it took, the steady rate,
-    CPU seconds per group and reactor times."""
+    CPU seconds per group, reactor times and the cores busy over the steady span."""
     began, cpu = time.monotonic(), cpu_snapshot(workers, database, redis_pid)
     threads = reactor_times(workers)
-    samples = [(began, 0)]  # (when, pages done), for the steady rate
+    # (when, pages done, the machine's busy CPU seconds), for the steady rate and its cores
+    samples = [(began, 0, _machine_seconds())]
 
     def done() -> bool:
-        samples.append((time.monotonic(), progress()))
+        samples.append((time.monotonic(), progress(), _machine_seconds()))
         return samples[-1][1] >= expected
 
     _wait(done, every)
@@ -203,17 +207,22 @@ def _measure(workers: list[int], progress: Callable[[], int], expected: int,
     cpu = {group: spent - cpu[group]
            for group, spent in cpu_snapshot(workers, database, redis_pid).items()}
     running, waiting = (b - a for a, b in zip(threads, reactor_times(workers), strict=True))
-    return seconds, steady_rate(samples, expected), cpu, (running, waiting)
+    start, end = steady_span(samples, expected)
+    rate = (STEADY_SPAN[1] - STEADY_SPAN[0]) * expected / max(end[0] - start[0], 1e-9)
+    busy = (end[2] - start[2]) / max(end[0] - start[0], 1e-9)
+    return seconds, rate, cpu, (running, waiting), busy
 
 
-def steady_rate(samples: list[tuple[float, int]], expected: int) -> float:
-    """Pages/s between the moments STEADY_SPAN's first and last share of the pages were
-    done: the crawl's rate without its start-up ramp (one start URL fanning out) and its
-    tail (the last pages, the last batch written), which weigh more the faster a mode is."""
+def steady_span(samples: list[tuple[float, int, float]], expected: int,
+                ) -> tuple[tuple[float, int, float], tuple[float, int, float]]:
+    """The samples at which STEADY_SPAN's first and last share of the pages were done: the
+    crawl without its start-up ramp (one start URL fanning out) and its tail (the last pages,
+    the last batch written), which weigh more the faster a mode is. The steady rate is read
+    between them, and the cores the machine kept busy meanwhile: the goals compare steady
+    rates, so whether the cores were busy is read over the same span (the whole window's
+    ramp and tail leave cores idle that the steady crawl used)."""
     low, high = (share * expected for share in STEADY_SPAN)
-    start = next(when for when, done in samples if done >= low)
-    end = next(when for when, done in samples if done >= high)
-    return (high - low) / max(end - start, 1e-9)
+    return (next(s for s in samples if s[1] >= low), next(s for s in samples if s[1] >= high))
 
 
 def scrapy_process(args: list[str], env: dict[str, str], log: Path,
@@ -327,17 +336,16 @@ def pipeline_rate(workers: int, admin_url: str, paths: list[list[str]], logs: Pa
         _wait(lambda: _started(servers))
         # light polling: the workers need the CPU (each count over the growing table is
         # PostgreSQL work the crawl is charged with)
-        seconds, steady, cpu, reactor = _measure(pids, crawled, sum(map(len, paths)),
-                                                 every=0.1, database=make_url(url).database,
-                                                 redis_pid=setup.redis_pid)
+        measured = _measure(pids, crawled, sum(map(len, paths)), every=0.1,
+                            database=make_url(url).database, redis_pid=setup.redis_pid)
         for process in [starter, *helpers]:
             process.wait(timeout=120)
     pages = crawled()
     poll.close()
     _drop_database(admin_url, url)
     label = f"pipeline, {workers} worker{'s' * (workers > 1)}"
-    return Result(label + (f", {stored:,} stored" if stored else ""), workers, pages, seconds,
-                  steady, cpu, reactor, stored_before=before)
+    return Result(label + (f", {stored:,} stored" if stored else ""), workers, pages,
+                  *measured, stored_before=before)
 
 
 def fetch_only_rate(paths: list[list[str]], logs: Path, setup: Setup) -> Result:
@@ -355,10 +363,9 @@ def fetch_only_rate(paths: list[list[str]], logs: Path, setup: Setup) -> Result:
                                   "-s", "ITEM_PIPELINES={}"], env, logs / "fetch-only.log",
                                  setup.common)
         _wait(lambda: _started(servers))
-        seconds, steady, cpu, reactor = _measure([process.pid], _fetched(servers, paths),
-                                                 len(urls))
+        measured = _measure([process.pid], _fetched(servers, paths), len(urls))
         process.wait(timeout=120)
-    return Result("no pipeline", 1, len(urls), seconds, steady, cpu, reactor)
+    return Result("no pipeline", 1, len(urls), *measured)
 
 
 def plain_rate(paths: list[list[str]], logs: Path, setup: Setup) -> Result:
@@ -380,11 +387,10 @@ def plain_rate(paths: list[list[str]], logs: Path, setup: Setup) -> Result:
                 cwd=logs, env=env, stdout=log, stderr=log)
         _wait(lambda: _started(servers))
         expected = sum(map(len, paths))
-        seconds, steady, cpu, reactor = _measure([process.pid], _fetched(servers, paths),
-                                                 expected, every=0.1, database="",
-                                                 redis_pid=setup.redis_pid)
+        measured = _measure([process.pid], _fetched(servers, paths), expected, every=0.1,
+                            database="", redis_pid=setup.redis_pid)
         process.wait(timeout=120)
-    return Result("plain Scrapy", 1, expected, seconds, steady, cpu, reactor)
+    return Result("plain Scrapy", 1, expected, *measured)
 
 
 def ceiling_rate(row: Result) -> float:
@@ -401,8 +407,9 @@ def busy_cores(row: Result) -> float:
 
 
 def bound_by(row: Result) -> str:
-    """Where this mode's ceiling was: the machine's cores, or waiting (latency, politeness)."""
-    if busy_cores(row) >= CORES_BUSY * (os.cpu_count() or 1):
+    """Where this mode's steady rate met its ceiling: the machine's cores (busy over the
+    steady span), or waiting (latency, politeness)."""
+    if row.steady_busy >= CORES_BUSY * (os.cpu_count() or 1):
         return "cores busy"
     running, waiting = row.reactor
     idle = 1 - (running + waiting) / (row.seconds * row.processes)
@@ -429,11 +436,11 @@ def report(rows: list[Result]) -> None:
               f"{rate / base:16.2f} {row.steady:11.1f} "
               f"{row.steady / (row.processes * one.steady):9.2f} {row.steady / steady_base:16.2f}")
     print(f"\nCPU ms per page  {'mode':32} " + " ".join(f"{g:>10}" for g in GROUPS)
-          + f" {'busy cores':>10} {'ceiling/s':>10}  bound by")
+          + f" {'busy cores':>10} {'steady':>7} {'ceiling/s':>10}  bound by")
     for row in rows:
         per_page = " ".join(f"{1000 * row.cpu[g] / row.pages:10.2f}" for g in GROUPS)
         print(f"{'':16} {row.label:32} {per_page} {busy_cores(row):10.2f} "
-              f"{ceiling_rate(row):10.0f}  {bound_by(row)}")
+              f"{row.steady_busy:7.2f} {ceiling_rate(row):10.0f}  {bound_by(row)}")
     print(f"\nreactor threads  {'mode':32} {'running':>10} {'runnable':>10} {'idle':>10}")
     for row in rows:
         span = row.seconds * row.processes
@@ -455,7 +462,8 @@ def goals(rows: list[Result]) -> None:
         verdict = ("met" if scaling >= 0.9 else
                    "cores busy" if bound_by(row) == "cores busy" else "NOT met")
         print(f"goal: {row.processes} workers ≥ 0.9 × {row.processes} × one (steady): "
-              f"{scaling:.2f}, {busy_cores(row):.2f} cores busy: {verdict}")
+              f"{scaling:.2f}, {row.steady_busy:.2f} cores busy (steady; whole crawl "
+              f"{busy_cores(row):.2f}): {verdict}")
     for row in rows[1:]:
         print(f"CPU per stored page (workers + PostgreSQL + Redis), {row.label}, "
               f"{row.stored_before:,} pages stored before: {stored_page_ms(row):.2f} ms")

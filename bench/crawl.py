@@ -55,7 +55,7 @@ from tempfile import TemporaryDirectory, gettempdir
 
 from redis import Redis
 from sqlalchemy import create_engine, func, select, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.pool import NullPool
 
 from bench.filled import filled_copy
@@ -123,6 +123,10 @@ class Result:
     reactor: tuple[float, float]  # workers' main threads: seconds running, seconds runnable
     steady_busy: float  # cores the machine kept busy over the steady rate's span (steady_span)
     stored_before: int = 0  # pages the store held when the crawl began
+    # PostgreSQL's WAL over the window (the whole server's, pg_stat_wal): full-page images and
+    # bytes. The first change of an index page after a checkpoint writes the whole page, so
+    # inserts at random keys of a large store cost a page image each (docs/BENCHMARKS.md).
+    wal: tuple[int, int] = (0, 0)
 
 
 def _proc_seconds(pid: int | str) -> tuple[str, float]:
@@ -334,10 +338,12 @@ def pipeline_rate(workers: int, admin_url: str, paths: list[list[str]], logs: Pa
                                  logs / f"w-start-{workers}.log", setup.common)
         pids = [process.pid for process in [starter, *helpers]]
         _wait(lambda: _started(servers))
+        wal_before = _wal(poll)
         # light polling: the workers need the CPU (each count over the growing table is
         # PostgreSQL work the crawl is charged with)
         measured = _measure(pids, crawled, sum(map(len, paths)), every=0.1,
                             database=make_url(url).database, redis_pid=setup.redis_pid)
+        wal_after = _wal(poll)
         for process in [starter, *helpers]:
             process.wait(timeout=120)
     pages = crawled()
@@ -345,7 +351,14 @@ def pipeline_rate(workers: int, admin_url: str, paths: list[list[str]], logs: Pa
     _drop_database(admin_url, url)
     label = f"pipeline, {workers} worker{'s' * (workers > 1)}"
     return Result(label + (f", {stored:,} stored" if stored else ""), workers, pages,
-                  *measured, stored_before=before)
+                  *measured, stored_before=before,
+                  wal=(wal_after[0] - wal_before[0], wal_after[1] - wal_before[1]))
+
+
+def _wal(connection: Connection) -> tuple[int, int]:
+    """The server's WAL so far: full-page images and bytes (pg_stat_wal)."""
+    fpi, size = connection.execute(text("SELECT wal_fpi, wal_bytes FROM pg_stat_wal")).one()
+    return int(fpi), int(size)
 
 
 def fetch_only_rate(paths: list[list[str]], logs: Path, setup: Setup) -> Result:
@@ -466,7 +479,9 @@ def goals(rows: list[Result]) -> None:
               f"{busy_cores(row):.2f}): {verdict}")
     for row in rows[1:]:
         print(f"CPU per stored page (workers + PostgreSQL + Redis), {row.label}, "
-              f"{row.stored_before:,} pages stored before: {stored_page_ms(row):.2f} ms")
+              f"{row.stored_before:,} pages stored before: {stored_page_ms(row):.2f} ms; "
+              f"WAL {row.wal[0] / row.pages:.1f} full-page images, "
+              f"{row.wal[1] / row.pages / 1024:.0f} KB a page")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,7 +26,9 @@ per-domain leases). The baseline is then a minimal Scrapy spider (bench/plain_sp
 fetching the same URLs at the same concurrency and politeness; the pipeline runs with each
 of `--workers` (cluster mode, Redis and PostgreSQL) and, with `--stored N`, once more with
 one worker on a store already holding N generated pages (a copy of bench.filled's kept
-template), for the CPU a stored page costs as the store grows. PostgreSQL's CPU is that of
+template), for the CPU a stored page costs as the store grows (`--prewarm`: the copy's
+indexes read into PostgreSQL's buffers first), with the server's WAL full-page images and
+bytes a page over the window (pg_stat_wal). PostgreSQL's CPU is that of
 the backends connected to the run's database; Redis is a server of the run's own
 (tests.services.OwnRedis, unless `--redis-url` is given), so its CPU is the crawl's alone.
 The machine's load average is printed before and after, and each mode's figures as soon as
@@ -246,19 +248,43 @@ def _wait(until: Callable[[], bool], every: float = 0.02, timeout: float = 600) 
         time.sleep(every)
 
 
-def _fresh_database(admin_url: str, stored: int = 0) -> str:
+def _fresh_database(admin_url: str, stored: int = 0, prewarm: bool = False) -> str:
     """A new database at the schema's head, empty or (`stored`) a copy of bench.filled's
     template holding that many generated pages with articles, grouped into stories as a
     crawl leaves them (else the measured crawl's passes would group the newest of them),
-    vacuumed and analysed (no autovacuum of the load runs within the measured window)."""
+    vacuumed and analysed (no autovacuum of the load runs within the measured window);
+    with `prewarm`, the copy's indexes read into PostgreSQL's buffers (_prewarm)."""
     name = f"bench_crawl_{uuid.uuid4().hex[:8]}"
     if stored:
-        return filled_copy(stored, name, admin_url)
+        url = filled_copy(stored, name, admin_url)
+        if prewarm:
+            _prewarm(url)
+        return url
     with create_engine(admin_url, isolation_level="AUTOCOMMIT").connect() as connection:
         connection.execute(text(f'CREATE DATABASE "{name}"'))
     url = make_url(admin_url).set(database=name).render_as_string(hide_password=False)
     upgrade(url)
     return url
+
+
+def _prewarm(url: str) -> None:
+    """Read the database's indexes, smallest first, into PostgreSQL's shared buffers
+    (pg_prewarm, shipped with Debian's PostgreSQL): the state of a server that has been
+    storing pages for a while, whose hot indexes are in memory, where a fresh copy of the
+    template makes every first touch of an index page a read from the file and the write of
+    a dirty page to make room. What stays depends on `shared_buffers` (the largest indexes
+    go last and evict the smallest when they do not fit)."""
+    engine = create_engine(url, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    with engine.connect() as connection:
+        connection.execute(text("CREATE EXTENSION IF NOT EXISTS pg_prewarm"))
+        indexes = connection.scalars(text(
+            "SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = 'public' AND c.relkind = 'i'"
+            " ORDER BY pg_relation_size(c.oid)")).all()
+        blocks = sum(connection.scalar(text("SELECT pg_prewarm(CAST(:oid AS regclass))"),
+                                       {"oid": oid}) for oid in indexes)
+    engine.dispose()
+    print(f"  prewarmed {blocks * 8 / 1024:,.0f} MB of indexes", flush=True)
 
 
 def _drop_database(admin_url: str, url: str) -> None:
@@ -312,10 +338,10 @@ def _wait_for_workers(redis: str, count: int) -> None:
 
 
 def pipeline_rate(workers: int, admin_url: str, paths: list[list[str]], logs: Path,
-                  setup: Setup, stored: int = 0) -> Result:
+                  setup: Setup, stored: int = 0, prewarm: bool = False) -> Result:
     """Pages stored per second with N cooperating workers (on a store already holding
-    `stored` other pages)."""
-    url = _fresh_database(admin_url, stored)
+    `stored` other pages, its indexes read into memory first with `prewarm`)."""
+    url = _fresh_database(admin_url, stored, prewarm)
     Redis.from_url(setup.redis).flushdb()
     env = {"DATABASE_URL": url, "REDIS_URL": setup.redis, "JOURNAL_DIR": str(logs / "journal"),
            "MAX_IDLE_TIME_BEFORE_CLOSE": "12"}  # outlasts the starter's start-up below
@@ -350,7 +376,8 @@ def pipeline_rate(workers: int, admin_url: str, paths: list[list[str]], logs: Pa
     poll.close()
     _drop_database(admin_url, url)
     label = f"pipeline, {workers} worker{'s' * (workers > 1)}"
-    return Result(label + (f", {stored:,} stored" if stored else ""), workers, pages,
+    label += (f", {stored:,} stored" + ", prewarmed" * prewarm) if stored else ""
+    return Result(label, workers, pages,
                   *measured, stored_before=before,
                   wal=(wal_after[0] - wal_before[0], wal_after[1] - wal_before[1]))
 
@@ -503,6 +530,9 @@ def main(argv: list[str] | None = None) -> int:
                                           "else 1,2)")
     parser.add_argument("--stored", type=int, default=0,
                         help="also one worker on a store already holding this many pages")
+    parser.add_argument("--prewarm", action="store_true",
+                        help="--stored: read the store's indexes into PostgreSQL's "
+                             "buffers first (a server that has been storing pages a while)")
     args = parser.parse_args(argv)
     with _exclusive():
         return _rounds(args)
@@ -555,7 +585,7 @@ def _modes(args: argparse.Namespace, setup: Setup) -> None:
                      for n in workers]
             if args.stored:
                 rows.append(_shown(pipeline_rate(1, args.admin_url, paths, logs, setup,
-                                                 args.stored)))
+                                                 args.stored, args.prewarm)))
         print(f"(after the round: {_load()})")
         report(rows)
         if latency:

@@ -120,7 +120,7 @@ class Result:
     processes: int
     pages: int
     seconds: float
-    steady: float  # pages/s with the start-up ramp and the tail left out (steady_rate)
+    steady: float  # pages/s with the start-up ramp and the tail left out (steady_span)
     cpu: dict[str, float]
     reactor: tuple[float, float]  # workers' main threads: seconds running, seconds runnable
     steady_busy: float  # cores the machine kept busy over the steady rate's span (steady_span)
@@ -376,7 +376,8 @@ def pipeline_rate(workers: int, admin_url: str, paths: list[list[str]], logs: Pa
     poll.close()
     _drop_database(admin_url, url)
     label = f"pipeline, {workers} worker{'s' * (workers > 1)}"
-    label += (f", {stored:,} stored" + ", prewarmed" * prewarm) if stored else ""
+    if stored:
+        label += f", {stored:,} stored" + (", prewarmed" if prewarm else "")
     return Result(label, workers, pages,
                   *measured, stored_before=before,
                   wal=(wal_after[0] - wal_before[0], wal_after[1] - wal_before[1]))

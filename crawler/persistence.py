@@ -54,9 +54,9 @@ class PersistStage:
 
     While writes fail or hang, a health line says for how long and how many pages wait.
 
-    Settings: DATABASE_URL, JOURNAL_DIR, PERSIST_BATCH_SIZE, PERSIST_FLUSH_SECONDS,
-    PERSIST_RETRY_SECONDS, DATABASE_STALL_SECONDS, DATABASE_HEALTH_LOG_SECONDS and the
-    connection's DATABASE_* timeouts (`connect_options`)."""
+    Settings: DATABASE_URL, JOURNAL_DIR, SEARCH_INDEX_ENABLED, PERSIST_BATCH_SIZE,
+    PERSIST_FLUSH_SECONDS, PERSIST_RETRY_SECONDS, DATABASE_STALL_SECONDS,
+    DATABASE_HEALTH_LOG_SECONDS and the connection's DATABASE_* timeouts (`connect_options`)."""
 
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
@@ -67,6 +67,7 @@ class PersistStage:
         self.journal_base = Path(settings.get("JOURNAL_DIR") or DEFAULT_JOURNAL_ROOT)
         self.journal_root = store_journal_root(self.journal_base, self.database_url)
         self.batch_size = settings.getint("PERSIST_BATCH_SIZE", defaults.PERSIST_BATCH_SIZE)
+        self.index = settings.getbool("SEARCH_INDEX_ENABLED", defaults.SEARCH_INDEX_ENABLED)
         self.flush_seconds = settings.getfloat("PERSIST_FLUSH_SECONDS",
                                                defaults.PERSIST_FLUSH_SECONDS)
         self.retry_seconds = settings.getfloat("PERSIST_RETRY_SECONDS",
@@ -177,7 +178,7 @@ class PersistStage:
         self._write_started = self._committed_at = time.monotonic()
         self._writing = threads.deferToThread(
             write_segments, self.sessions, segments,
-            lambda batch: reactor.callFromThread(self._acknowledge, batch))
+            lambda batch: reactor.callFromThread(self._acknowledge, batch), self.index)
         self._writing.addCallbacks(self._written, self._failed)
         return self._writing
 

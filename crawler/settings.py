@@ -117,6 +117,11 @@ LOG_LINE_MAX_CHARS = LOG_LINES.line_max_chars
 LOG_RECORD_MAX_LINES = LOG_LINES.record_max_lines
 # Match watches and send due alerts after every stored batch (crawler/watching.py).
 WATCHES_ENABLED = True
+# Write each changed page's search rows in its batch's transaction (models/search/index.py).
+# False: a bulk first crawl stores pages only, without search rows, stories or watches (the
+# watches' extension stands down: they match the search rows); `python -m crawler reindex`
+# builds them afterwards.
+SEARCH_INDEX_ENABLED = True
 GC_YOUNG_THRESHOLD = 10_000
 
 # The spider's follow-up requests, per source: depth and pagination chain, scope, URL

@@ -6,7 +6,8 @@ the crawl or its writes. A failure is a log line and a stat, never an error of t
 undelivered alerts stay in the database for the next pass, crawl or `python -m crawler
 alerts deliver`.
 
-Settings: WATCHES_ENABLED.
+Settings: WATCHES_ENABLED; none of it runs without SEARCH_INDEX_ENABLED (a watch matches
+the search rows).
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ class WatchAlerts:
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WatchAlerts:
         if not crawler.settings.getbool("WATCHES_ENABLED", defaults.WATCHES_ENABLED):
+            raise NotConfigured
+        if not crawler.settings.getbool("SEARCH_INDEX_ENABLED", defaults.SEARCH_INDEX_ENABLED):
+            logger.info("watches, alerts and stories are off for this crawl: its pages are "
+                        "stored without search rows (SEARCH_INDEX_ENABLED); `python -m "
+                        "crawler reindex` builds them")
             raise NotConfigured
         extension = cls(crawler)
         crawler.signals.connect(extension.stored, signal=batch_stored)

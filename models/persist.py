@@ -108,22 +108,24 @@ class Written:
 
 
 def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path],
-                   on_segment: Callable[[list[Written]], None] = lambda _: None) -> list[Written]:
+                   on_segment: Callable[[list[Written]], None] = lambda _: None,
+                   index: bool = True) -> list[Written]:
     """Commit each segment and then delete it, reporting each committed segment to
-    `on_segment`. A segment the database refuses for its data is written page by page and
-    the pages it refuses are set aside (`rejected/`), so one bad page never blocks the rest.
-    On an outage raise SegmentWriteError after the segments already committed are gone, so
-    a retry resumes where this stopped (pages written twice are upserted once)."""
+    `on_segment` (`index`: with the pages' search rows, `save_pages`). A segment the
+    database refuses for its data is written page by page and the pages it refuses are set
+    aside (`rejected/`), so one bad page never blocks the rest. On an outage raise
+    SegmentWriteError after the segments already committed are gone, so a retry resumes
+    where this stopped (pages written twice are upserted once)."""
     written: list[Written] = []
     for segment in segments:
         records = list(read_segment(segment))
         try:
             with sessions.begin() as session:
-                counts = save_pages(session, records)
+                counts = save_pages(session, records, index)
         except SQLAlchemyError as error:
             if is_outage(error):
                 raise SegmentWriteError(segment, error) from error
-            counts = _write_page_by_page(sessions, segment, records)
+            counts = _write_page_by_page(sessions, segment, records, index)
         segment.unlink()
         # a URL fetched twice in a segment is written once: its events count once
         batch = [Written(counts.by_url[r["url"]], r.get("crawl_run_id"), r.get("ticket"),
@@ -135,7 +137,7 @@ def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path],
 
 
 def _write_page_by_page(sessions: sessionmaker[Session], segment: Path,
-                        records: Sequence[dict[str, Any]]) -> SaveCounts:
+                        records: Sequence[dict[str, Any]], index: bool) -> SaveCounts:
     """Each page in its own transaction; the ones the database refuses go to the segment's
     rejected file with one log line each. Returns each URL's status and events."""
     counts = SaveCounts()
@@ -144,7 +146,7 @@ def _write_page_by_page(sessions: sessionmaker[Session], segment: Path,
     for record in records:
         try:
             with sessions.begin() as session:
-                one = save_pages(session, [record])
+                one = save_pages(session, [record], index)
             statuses.update(one.by_url)
             counts.events.update(one.events)
         except SQLAlchemyError as error:

@@ -177,10 +177,13 @@ def _status(page: dict[str, Any], stored: _Stored | None) -> str:
     return "unchanged" if stored.content_hash == page["content_hash"] else "updated"
 
 
-def save_pages(session: Session, pages: Iterable[dict[str, Any]]) -> SaveCounts:
+def save_pages(session: Session, pages: Iterable[dict[str, Any]],
+               index: bool = True) -> SaveCounts:
     """Upsert a batch of pages in the caller's transaction; unchanged content is only touched,
     and so is a revisit that found the page not modified. A not-modified record of a page
-    the store no longer holds is dropped (it has nothing to write): counted unchanged."""
+    the store no longer holds is dropped (it has nothing to write): counted unchanged.
+    Without `index` the changed pages' search rows are left as they were (a bulk load
+    indexed after by `python -m crawler reindex`)."""
     latest = {page["url"]: page for page in pages}  # one row per URL, the last fetch wins
     if not latest:
         return SaveCounts()
@@ -196,7 +199,8 @@ def save_pages(session: Session, pages: Iterable[dict[str, Any]]) -> SaveCounts:
         ids = _upsert_pages(session, changed, stored)
         _replace_records(session, ids, changed)
         counts.events.update(save_articles(session, ids, changed))
-        reindex_pages(session, ids.values())
+        if index:
+            reindex_pages(session, ids.values())
     return counts
 
 

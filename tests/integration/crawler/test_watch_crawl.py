@@ -1,17 +1,21 @@
 """A watch added from the command line, a crawl of the demo site, and its alerts arriving
-at a local webhook during the crawl, once per story; a second crawl sends nothing new."""
+at a local webhook during the crawl, once per story; a second crawl sends nothing new. A
+crawl told to store pages without the search index raises nothing; reindex builds it."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from models.db import session_factory
 from models.page import Article, Page
+from models.search import SearchDocument
+from models.story import ArticleStory
 from models.watch import Alert, Delivery
 from tests.crawling import ROOT, latest_run_stats, run_crawl
 from tests.demosite import DemoServer
@@ -53,3 +57,35 @@ def test_alerts_reach_the_webhook_during_the_crawl_once_per_story(pg_url: str,
     assert stats.get("alerts/raised", 0) == 0  # (the second run's)
     listed = _command(pg_url, "alerts", "--unread", "--json")
     assert listed.returncode == 0 and len(listed.stdout.splitlines()) == len(expected)
+
+
+def test_a_crawl_without_the_search_index_stores_pages_only_and_reindex_builds_it(
+        pg_url: str, tmp_path: Path) -> None:
+    with webhook_receiver() as receiver, DemoServer() as server:
+        added = _command(pg_url, "watch", "add", "retail", WORD, "--kind", "article",
+                         "--webhook", receiver.url + "/alerts")
+        assert added.returncode == 0, added.stderr
+        crawled = run_crawl(server.url + "/", pg_url, tmp_path, "-a", "depth=8",
+                            "-s", "SEARCH_INDEX_ENABLED=False")
+        assert crawled.returncode == 0, crawled.stderr[-3000:]
+        assert "stored without search rows (SEARCH_INDEX_ENABLED)" in crawled.stderr
+        assert receiver.posts == []
+    with session_factory(pg_url)() as session:
+        articles = session.scalar(select(func.count()).select_from(Article))
+        unindexed = [session.scalar(select(func.count()).select_from(table))
+                     for table in (SearchDocument, ArticleStory, Alert)]
+    assert articles and unindexed == [0, 0, 0]
+    assert latest_run_stats(pg_url).get("pages/new", 0) >= articles
+
+    built = _command(pg_url, "reindex")
+    assert built.returncode == 0, built.stderr
+    assert f"grouped {articles:,} articles" in built.stderr
+    found = _command(pg_url, "search", WORD, "--kind", "article", "--limit", "100", "--json")
+    with session_factory(pg_url)() as session:
+        expected = {url for url, in session.execute(
+            select(Page.url).join(Article).where(Article.body_text.contains(WORD)
+                                                 | Article.title.contains(WORD)))}
+        indexed = session.scalar(select(func.count()).select_from(SearchDocument)
+                                 .where(SearchDocument.kind == "article"))
+    assert indexed == articles
+    assert expected and {json.loads(line)["url"] for line in found.stdout.splitlines()} == expected

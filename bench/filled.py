@@ -34,12 +34,12 @@ from sqlalchemy.orm import sessionmaker
 
 from bench.search import DATA, generate
 from crawler.migrate import upgrade
-from models.bulk import add_counts, insert_rows
+from models.bulk import add_counts, insert_columns, insert_rows
 from models.page import Article, Page
 from models.schema import alembic_config
 from models.search.terms import normalise
 from models.story import ArticleStory, StoryBand, StoryLine
-from reading.stories import _signatures, band_keys
+from reading.stories import _signatures, band_columns, band_keys, published_day
 from reading.story_text import sentence_pages, story_texts
 
 ADMIN_URL = "postgresql+psycopg2://postgres@127.0.0.1:5432/test"
@@ -98,9 +98,12 @@ def ensure_template(count: int, admin_url: str = ADMIN_URL, prefix: str = "bench
 def _migrate(admin_url: str, name: str, count: int) -> None:
     """Bring a complete template to the schema's head by the store's own migrations, as a
     user's store is upgraded (an index built on a million articles: minutes, where filling
-    again takes an hour), and mark it at the head."""
+    again takes an hour), vacuum and analyse it as the fill does (what a server's autovacuum
+    does after a migration's rewrite; this machine's is off), and mark it at the head."""
     print(f"migrating {name} to the schema's head", file=sys.stderr)
     upgrade(url_of(admin_url, name))
+    with create_engine(url_of(admin_url, name), isolation_level="AUTOCOMMIT").connect() as store:
+        store.execute(text("VACUUM ANALYZE"))
     with create_engine(admin_url, isolation_level="AUTOCOMMIT").connect() as connection:
         connection.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                                 "WHERE datname = :name"), {"name": name})
@@ -138,14 +141,15 @@ def _sign_range(url: str, after: int, upto: int) -> int:
             # the rows' articles exist: the foreign keys' per-row checks are skipped
             session.execute(text("SET LOCAL session_replication_role = replica"))
             rows = session.execute(
-                select(Article.id, Article.body_text, Page.url).join(Page).outerjoin(ArticleStory)
+                select(Article.id, Article.body_text, Page.url, Article.published_at).join(Page)
+                .outerjoin(ArticleStory)
                 .where(ArticleStory.article_id.is_(None), Article.id > after, Article.id <= upto)
                 .order_by(Article.id).limit(SIGN_CHUNK)).all()
             if not rows:
                 break
             after = rows[-1][0]
-            texts = story_texts([normalise(body or "") for _, body, _ in rows],
-                                [url for *_, url in rows])
+            texts = story_texts([normalise(body or "") for _, body, _, _ in rows],
+                                [url for _, _, url, _ in rows])
             add_counts(session, StoryLine.__table__, "key", "pages",
                        sentence_pages(story for _, story in texts))
             sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
@@ -154,9 +158,8 @@ def _sign_range(url: str, after: int, upto: int) -> int:
                         ("article_id", "story_id", "signature", "shingles"),
                         [(i, i, sig.to_bytes() if sig else None, sig.shingles if sig else 0)
                          for i, sig in zip(ids, sigs, strict=True)])
-            insert_rows(session, StoryBand.__table__, ("article_id", "band", "bucket"),
-                        [(i, band, bucket) for i, keys in zip(ids, band_keys(sigs), strict=True)
-                         for band, bucket in enumerate(keys)])
+            insert_columns(session, StoryBand.__table__, band_columns(
+                ids, band_keys(sigs), [published_day(row[3]) for row in rows]))
         signed += len(rows)
         print(f"\rsigned {signed:,} articles up to id {after:,}", end="", file=sys.stderr,
               flush=True)
@@ -176,7 +179,7 @@ def finish_fill(url: str, admin_url: str, count: int, timings: dict[str, float],
     with fill.connect() as connection:
         connection.execute(text("SET maintenance_work_mem = '2GB'"))
         connection.execute(text("CREATE INDEX ix_story_band_bucket_article "
-                                "ON story_band (bucket, article_id)"))
+                                "ON story_band (bucket, article_id) INCLUDE (published_day)"))
     timings["sign_s"] = time.perf_counter() - signing
     with fill.connect() as connection:
         for table in ("page", "article"):

@@ -221,26 +221,31 @@ def add_counts(session: Session, table: Table, key: str, count: str,
 
 
 def newest_in(session: Session, table: Table, key: str, column: str, values: Sequence[int],
-              limit: int) -> tuple[np.ndarray, np.ndarray]:
-    """(key, column) of the rows of `table` whose integer `key` is one of `values`, as two
-    int64 arrays: for each key the `limit` rows with the largest `column`, so a key shared
-    by thousands of rows costs no more than a rare one. An index on (key, column) answers
-    it: on PostgreSQL a backward index scan each key stops after `limit` entries (a lateral
-    join over the array), its rows returned as two arrays (a result row each cost more than
-    the scan); other databases rank the keys' rows (a window), 900 keys at a time."""
+              limit: int, carried: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(key, column, carried) of the rows of `table` whose integer `key` is one of `values`:
+    for each key the `limit` rows with the largest `column`, so a key shared by thousands of
+    rows costs no more than a rare one; key and column as int64 arrays, the nullable integer
+    `carried` as float64 (NaN: NULL). An index on (key, column) that includes `carried`
+    answers it: on PostgreSQL a backward index scan each key stops after `limit` entries (a
+    lateral join over the array), its rows returned as arrays (a result row each cost more
+    than the scan); other databases rank the keys' rows (a window), 900 keys at a time."""
     connection = session.connection()
     if connection.dialect.name == "postgresql":
         kind = table.c[key].type.compile(dialect=connection.dialect)
-        keys, found = connection.execute(text(
-            f"SELECT array_agg(wanted.key), array_agg(newest.{column}) "
+        rows = connection.execute(text(
+            f"SELECT array_agg(wanted.key), array_agg(newest.{column}), "
+            f"array_agg(newest.{carried}) "
             f"FROM unnest(CAST(:values AS {kind}[])) AS wanted(key) CROSS JOIN LATERAL "
-            f"(SELECT {column} FROM {table.name} WHERE {key} = wanted.key "
+            f"(SELECT {column}, {carried} FROM {table.name} WHERE {key} = wanted.key "
             f"ORDER BY {column} DESC LIMIT :limit) AS newest"),
             {"values": pg_array(list(values)), "limit": limit}).one()
-        return np.array(keys or [], dtype=np.int64), np.array(found or [], dtype=np.int64)
-    rows = _in_chunks(session, f"SELECT {key}, {column} FROM (SELECT {key}, {column}, "
-                               f"row_number() OVER (PARTITION BY {key} ORDER BY {column} DESC) "
-                               f"AS rank FROM {table.name} WHERE {key} IN ({{}})) AS ranked "
-                               f"WHERE rank <= {int(limit)}", values)
-    pairs = np.array(rows, dtype=np.int64).reshape(-1, 2)
-    return pairs[:, 0].copy(), pairs[:, 1].copy()
+        keys, found, extra = (column_values or [] for column_values in rows)
+    else:
+        ranked = _in_chunks(session, f"SELECT {key}, {column}, {carried} FROM (SELECT {key}, "
+                                     f"{column}, {carried}, row_number() OVER (PARTITION BY "
+                                     f"{key} ORDER BY {column} DESC) AS rank FROM {table.name} "
+                                     f"WHERE {key} IN ({{}})) AS ranked "
+                                     f"WHERE rank <= {int(limit)}", values)
+        keys, found, extra = ([row[n] for row in ranked] for n in range(3))
+    return (np.array(keys, dtype=np.int64), np.array(found, dtype=np.int64),
+            np.array([np.nan if value is None else value for value in extra], dtype=np.float64))

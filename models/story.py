@@ -33,15 +33,20 @@ class ArticleStory(Base):
 class StoryBand(Base):
     """One band key of an article's signature: equal keys make two articles candidates.
     Indexed by bucket and article, so a bucket's newest members are read from the index
-    alone, however many articles share it."""
+    alone, however many articles share it, with their publication day: a candidate
+    published too far from the articles it would be a copy of is left before its signature
+    is read (on PostgreSQL the index carries the day; SQLite reads it from the row)."""
 
     __tablename__ = "story_band"
-    __table_args__ = (Index("ix_story_band_bucket_article", "bucket", "article_id"),)
+    __table_args__ = (Index("ix_story_band_bucket_article", "bucket", "article_id",
+                            postgresql_include=["published_day"]),)
 
     article_id: Mapped[int] = mapped_column(ForeignKey("article.id", ondelete="CASCADE"),
                                             primary_key=True)
     band: Mapped[int] = mapped_column(SmallInteger, primary_key=True)
     bucket: Mapped[int] = mapped_column(BigInteger)  # names its band too
+    # The article's publication, in days since 1970-01-01 UTC; None: not known.
+    published_day: Mapped[int | None]
 
 
 class StoryLine(Base):

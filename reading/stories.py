@@ -202,15 +202,17 @@ class _Stored:
     rows: np.ndarray  # int64, one a pair
 
 
-def _stored_by_bucket(session: Session, keys: Sequence[Sequence[int]]) -> _Stored:
+def _stored_by_bucket(session: Session, keys: Sequence[Sequence[int]], days: np.ndarray
+                      ) -> _Stored:
     """The newest CANDIDATES_PER_BUCKET stored articles with each band key of a whole pass
-    (its signed articles' `keys`): the (bucket, article) pairs, those `_telling` keeps, then
-    each article's signature once (copies share many buckets), all the signatures decoded
-    by one array operation."""
-    paired, articles = newest_in(session, StoryBand.__table__, "bucket", "article_id",
-                                 sorted(set(chain.from_iterable(keys))), CANDIDATES_PER_BUCKET)
-    telling = _telling(paired, articles, keys)
-    paired, articles = paired[telling], articles[telling]
+    (its signed articles' `keys`, published on `days`): the (bucket, article) pairs, those
+    `_telling` and `_near` keep, then each article's signature once (copies share many
+    buckets), all the signatures decoded by one array operation."""
+    paired, articles, published = newest_in(
+        session, StoryBand.__table__, "bucket", "article_id",
+        sorted(set(chain.from_iterable(keys))), CANDIDATES_PER_BUCKET, "published_day")
+    kept = _telling(paired, articles, keys) & _near(paired, published, keys, days)
+    paired, articles = paired[kept], articles[kept]
     signed, story_ids, hashvalues, shingles = columns_in(
         session, ArticleStory.__table__, ("article_id", "story_id", "signature", "shingles"),
         "article_id", np.unique(articles).tolist(), "signature IS NOT NULL", joined="signature")
@@ -243,6 +245,30 @@ def _telling(paired: np.ndarray, articles: np.ndarray, keys: Sequence[Sequence[i
     pairs, counts = np.unique(shared, return_counts=True)
     return np.isin(articles, np.union1d(
         articles[~full], pairs[counts >= CROWDED_SHARED] & np.int64((1 << 40) - 1)))
+
+
+def _near(paired: np.ndarray, published: np.ndarray, keys: Sequence[Sequence[int]],
+          days: np.ndarray) -> np.ndarray:
+    """Which of a pass's stored (bucket, article) pairs, the article published on day
+    `published`, could be a copy of an article of the pass sharing that bucket (band keys
+    `keys`, published on `days`) as far as their publications go: within COPY_WINDOW of one
+    of them, a day's margin for the days' rounding, or a day not known (NaN). Only a sieve
+    before the signatures are read: `_within_window` tests each pair's times after (at
+    1,000,000 stored, nine in ten candidates' signatures were read only to fail it;
+    docs/BENCHMARKS.md, session 13)."""
+    owned, wanted = _owned_keys(keys)
+    buckets, which = np.unique(wanted, return_inverse=True)
+    owner_days = days[owned]
+    undated = np.isnan(owner_days)
+    earliest = np.full(len(buckets), np.inf)
+    latest = np.full(len(buckets), -np.inf)
+    np.minimum.at(earliest, which, np.where(undated, -np.inf, owner_days))
+    np.maximum.at(latest, which, np.where(undated, np.inf, owner_days))
+    at = np.minimum(np.searchsorted(buckets, paired), max(len(buckets) - 1, 0))
+    margin = COPY_WINDOW.days + 1
+    with np.errstate(invalid="ignore"):  # NaN days compare False: kept by isnan
+        return np.isnan(published) | ((published >= earliest[at] - margin)
+                                      & (published <= latest[at] + margin))
 
 
 def _owned_keys(keys: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
@@ -393,6 +419,14 @@ def _naive(moment: datetime) -> datetime:
     return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
 
 
+_EPOCH = datetime(1970, 1, 1)
+
+
+def published_day(moment: datetime | None) -> int | None:
+    """A publication as the band rows keep it: whole days since 1970-01-01 UTC."""
+    return None if moment is None else (_naive(moment) - _EPOCH).days
+
+
 def _bodies(session: Session, article_ids: Collection[int]) -> dict[int, _Body]:
     """The stored articles' bodies (article id → body), read again to be confirmed on."""
     if not article_ids:
@@ -487,7 +521,9 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
                          sentence_pages(body.text for body in bodies.values()))
     sigs = _signatures([letters.replace("\n", "") for letters, _ in texts])
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
-    stored = _stored_by_bucket(session, [keys for *_, keys in signed])
+    days = [published_day(published_at) for _, _, published_at, _ in pending]
+    stored = _stored_by_bucket(session, [keys for *_, keys in signed],
+                               np.array([np.nan if day is None else day for day in days]))
     comparable = [(article_id, sig, keys) for article_id, sig, keys in signed
                   if sig is not None]
     likely = dict(zip((article_id for article_id, _, _ in comparable), likely_copies(
@@ -505,18 +541,21 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
                         sig.shingles if sig else 0))
     insert_rows(session, ArticleStory.__table__,
                 ("article_id", "story_id", "signature", "shingles"), stories)
-    insert_columns(session, StoryBand.__table__, _band_columns(signed))
+    insert_columns(session, StoryBand.__table__, band_columns(
+        [article_id for article_id, _, _ in signed], [keys for *_, keys in signed], days))
     return len(pending)
 
 
-def _band_columns(signed: Sequence[tuple[int, Signature | None, list[int]]]
-                  ) -> dict[str, list[int]]:
-    """The band rows (article id, band, bucket) of the signed articles, as columns (a tuple
-    built in Python a row cost as much as inserting it)."""
-    banded = [(article_id, keys) for article_id, _, keys in signed if keys]
-    return {"article_id": np.repeat([article_id for article_id, _ in banded], BANDS).tolist(),
+def band_columns(ids: Sequence[int], keys: Sequence[Sequence[int]],
+                 days: Sequence[int | None]) -> dict[str, list[int | None]]:
+    """The band rows (article id, band, bucket, published day) of articles with their band
+    keys (`band_keys`; none: not signed) and publication days, as columns (a tuple built in
+    Python a row cost as much as inserting it)."""
+    banded = [n for n, each in enumerate(keys) if each]
+    return {"article_id": np.repeat([ids[n] for n in banded], BANDS).tolist(),
             "band": list(range(BANDS)) * len(banded),
-            "bucket": list(chain.from_iterable(keys for _, keys in banded))}
+            "bucket": list(chain.from_iterable(keys[n] for n in banded)),
+            "published_day": list(chain.from_iterable([days[n]] * BANDS for n in banded))}
 
 
 @dataclass

@@ -55,6 +55,11 @@ def test_the_template_is_filled_once_grouped_and_copied(postgres_admin_url: str,
         assert own == 18 and banded == with_signature > 12
         assert connection.scalar(text("SELECT count(*) FROM pg_indexes"
                                       " WHERE indexname = 'ix_story_band_bucket_article'")) == 1
+        # dated as the pass dates them (the fill's articles all have a publication)
+        assert connection.scalar(text(
+            "SELECT count(*) FROM story_band b JOIN article a ON a.id = b.article_id WHERE "
+            "b.published_day IS DISTINCT FROM "
+            "floor(extract(epoch FROM a.published_at) / 86400)::integer")) == 0
     with create_engine(copy).begin() as connection:  # a copy's writes stay in the copy
         connection.execute(text("DELETE FROM article_story"))
     assert ensure_template(30, postgres_admin_url, prefix, CORPUS) == name  # kept: not filled again

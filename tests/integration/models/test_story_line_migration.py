@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 from models.schema import alembic_config
 from models.search.terms import normalise
 from models.store import save_pages
-from reading.stories import group_new
 from reading.story_text import story_texts
 from tests.factories import article_page
 
@@ -35,7 +34,9 @@ def test_the_counts_are_taken_again_from_the_grouped_articles(
     with Session(engine) as session, session.begin():
         save_pages(session, [article_page(page_url, body=body, comments=())
                              for page_url, body in BODIES.items()])
-        group_new(session)
+        # grouped as a pass of that schema left them (today's pass writes later columns)
+        session.execute(text("INSERT INTO article_story (article_id, story_id, shingles) "
+                             "SELECT id, id, 0 FROM article"))
         save_pages(session, [article_page("http://news.example.cn/late.html",
                                           body=f"还没有分组的文章。{NOTICE}", comments=())])
         # counts under keys of the earlier scheme: digests the new code never writes

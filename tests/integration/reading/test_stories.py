@@ -10,6 +10,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
@@ -21,7 +22,7 @@ from models.story import ArticleStory, StoryBand
 from models.watch import Alert
 from reading import stories
 from reading.search import Filters, search
-from reading.stories import group_new, members
+from reading.stories import COPY_WINDOW, group_new, members, published_day
 from reading.watches import WatchSpec, add_watch, match_new
 from tests.factories import article_page
 
@@ -248,10 +249,39 @@ def test_a_bucket_s_candidates_are_its_newest_members_and_a_copy_still_finds_its
     articles = sorted(session.scalars(select(ArticleStory.article_id)))
     buckets = session.scalars(select(StoryBand.bucket).where(
         StoryBand.article_id == articles[0])).all()
-    stored = stories._stored_by_bucket(session, [buckets])
+    stored = stories._stored_by_bucket(session, [buckets], np.array([np.nan]))
     newest: dict[int, list[int]] = {}
     for bucket, row in zip(stored.buckets.tolist(), stored.rows.tolist(), strict=True):
         newest.setdefault(bucket, []).append(int(stored.ids[row]))
     assert newest and all(sorted(ids) == articles[-2:] for ids in newest.values())
     later = _page("http://portal-9.example.cn/wire.html", "国常会", WIRE[:4], 9)
     assert _stories(session, [later]) == [_story_of(session, copies[0]["url"])]
+
+
+def test_a_candidate_published_outside_the_window_is_left_before_its_signature_is_read(
+        session: Session) -> None:
+    """The band rows carry their article's day, so a pass leaves a stored copy published
+    further than COPY_WINDOW from it before reading its signature, and still groups one
+    within it."""
+    near = COPY_WINDOW.days * 24 - 48
+    old = [_page("http://portal-old.example.cn/wire.html", "国常会", WIRE, -3 * near),
+           _page("http://portal-near.example.cn/wire.html", "国常会", WIRE, -near)]
+    first, second = _stories(session, old)
+    assert first != second  # too far apart to be one story
+    days = dict(session.execute(select(StoryBand.article_id, StoryBand.published_day)
+                                .distinct()).all())
+    published = dict(session.execute(select(Article.id, Article.published_at)).all())
+    assert days and all(day == published_day(published[id_]) for id_, day in days.items())
+
+    new = _page("http://portal-new.example.cn/wire.html", "国常会", WIRE, 0)
+    save_pages(session, [new])
+    buckets = session.scalars(select(StoryBand.bucket).where(
+        StoryBand.article_id == min(days))).all()
+    today = published_day(datetime(2026, 11, 27, tzinfo=UTC))
+    stored = stories._stored_by_bucket(session, [buckets], np.array([float(today)]))
+    assert sorted(stored.ids.tolist()) == [max(days)]  # the near copy's signature alone
+    unknown = stories._stored_by_bucket(session, [buckets], np.array([np.nan]))
+    assert sorted(unknown.ids.tolist()) == sorted(days)  # no day: every candidate read
+    group_new(session)
+    session.commit()
+    assert _story_of(session, new["url"]) == second

@@ -248,4 +248,4 @@ def newest_in(session: Session, table: Table, key: str, column: str, values: Seq
                                      f"WHERE rank <= {int(limit)}", values)
         keys, found, extra = ([row[n] for row in ranked] for n in range(3))
     return (np.array(keys, dtype=np.int64), np.array(found, dtype=np.int64),
-            np.array([np.nan if value is None else value for value in extra], dtype=np.float64))
+            np.array(extra, dtype=np.float64))  # None becomes NaN

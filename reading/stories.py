@@ -523,7 +523,7 @@ def group_new(session: Session, limit: int = GROUP_BATCH, lookback: int | None =
     signed = list(zip((row[0] for row in pending), sigs, band_keys(sigs), strict=True))
     days = [published_day(published_at) for _, _, published_at, _ in pending]
     stored = _stored_by_bucket(session, [keys for *_, keys in signed],
-                               np.array([np.nan if day is None else day for day in days]))
+                               np.array(days, dtype=np.float64))  # None becomes NaN
     comparable = [(article_id, sig, keys) for article_id, sig, keys in signed
                   if sig is not None]
     likely = dict(zip((article_id for article_id, _, _ in comparable), likely_copies(

@@ -35,6 +35,7 @@ from sqlalchemy.pool import NullPool
 
 from models.search import reindex_pages
 from models.search.index import vector_sql
+from models.search.partitions import ensure_months, months_for
 from models.search.terms import index_texts
 from reading.search import Filters, search
 from reading.stories import group_new
@@ -43,6 +44,7 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "realsites"
 DATABASE = "crawler_bench_search"
 _SENTENCE = re.compile(r"[^。！？!?.\n]+[。！？!?.]?")
 NOW = datetime(2026, 11, 27, tzinfo=UTC)
+_YEARS = 2  # the articles are published over the years before NOW
 
 
 def corpus(data: Path = DATA) -> dict[str, tuple[list[str], list[int]]]:
@@ -112,7 +114,7 @@ def _load_chunk(job: tuple[str, int, int, Path]) -> int:
         language = "zh" if rng.random() < 0.7 else "en"
         body, body_terms = _TEXTS.article(rng, language)
         title = rng.choice(_TEXTS.languages[language][0])[:120]
-        when = (NOW - timedelta(seconds=rng.randrange(2 * 365 * 86400))).isoformat()
+        when = (NOW - timedelta(seconds=rng.randrange(_YEARS * 365 * 86400))).isoformat()
         host = f"site{number % 500}.example.{'cn' if language == 'zh' else 'com'}"
         pages.append((number, f"http://{host}/a/{number}", f"http://{host}/a/{number}", 200,
                       when, when, f"{number:064x}", "news", "[]"))
@@ -159,6 +161,9 @@ def generate(url: str, count: int, processes: int = 2, group: int = 0, data: Pat
     pass, timed (bench.filled signs the rest). `data`: the corpus (`corpus`)."""
     engine = create_engine(url)
     started = time.perf_counter()
+    with engine.begin() as connection:  # the months' partitions first (PostgreSQL's store)
+        ensure_months(connection, months_for(
+            (NOW - timedelta(days=days) for days in range(0, _YEARS * 365 + 15, 15)), NOW))
     with engine.begin() as connection:
         connection.execute(text("DROP INDEX ix_search_document_vector"))
     jobs = [(url, first, min(count, first + _CHUNK - 1), data)

@@ -24,7 +24,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from models.db import PROJECT_ROOT
 from models.journal import is_journal_directory, read_segment
 from models.schema import reason
-from models.store import SaveCounts, save_pages
+from models.search.partitions import ensure_months, months_for
+from models.store import SaveCounts, now_utc, published_moments, save_pages
 
 logger = logging.getLogger(__name__)
 
@@ -120,6 +121,8 @@ def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path],
     for segment in segments:
         records = list(read_segment(segment))
         try:
+            if index:
+                _partition_months(sessions, records)
             with sessions.begin() as session:
                 counts = save_pages(session, records, index)
         except SQLAlchemyError as error:
@@ -134,6 +137,27 @@ def write_segments(sessions: sessionmaker[Session], segments: Sequence[Path],
         on_segment(batch)
         written += batch
     return written
+
+
+def _partition_months(sessions: sessionmaker[Session], records: Sequence[dict[str, Any]]
+                      ) -> None:
+    """Give the months the records' search rows are filed under their partitions on
+    PostgreSQL, before the records' own transaction (models/search/partitions.py). One that
+    cannot have its locks in time is left to a later batch with a log line (the rows go to
+    the default partition meanwhile, searched all the same); an outage is raised."""
+    try:
+        with sessions.begin() as session:
+            made = ensure_months(session.connection(),
+                                 months_for(published_moments(records), now_utc()))
+    except SQLAlchemyError as error:
+        if is_outage(error):
+            raise
+        logger.warning("the search table's partitions for these pages were not made now "
+                       "(%s); their rows go to its default partition", reason(error))
+        return
+    if made:
+        logger.info("search table partitions made for %s",
+                    ", ".join(month.strftime("%Y-%m") for month in made))
 
 
 def _write_page_by_page(sessions: sessionmaker[Session], segment: Path,

@@ -204,6 +204,19 @@ def save_pages(session: Session, pages: Iterable[dict[str, Any]],
     return counts
 
 
+def published_moments(pages: Iterable[dict[str, Any]]) -> list[datetime]:
+    """Every publication time the pages (journal records) give their articles, comments and
+    list records: the times their search rows are filed under (models/search/index.py; a
+    row without one is filed under when its page was first seen, about now)."""
+    found = []
+    for page in pages:
+        article = page.get("article") or {}
+        found += [article.get("published_at"),
+                  *(comment.get("published_at") for comment in article.get("comments") or ()),
+                  *(record.get("date") for record in page.get("records") or ())]
+    return [moment for moment in map(to_datetime, found) if moment is not None]
+
+
 def stored_details(session: Session, urls: Iterable[str]) -> dict[str, datetime | None]:
     """Stored articles (news, blog, forum) among these URLs, with when each is due for a
     revisit (None: never): the frontier skips those not due."""

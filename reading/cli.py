@@ -10,7 +10,9 @@ from sqlalchemy import func, select
 
 from models.page import Page
 from models.schema import shown_url
-from models.search import reindex_pages
+from models.search import filed_moments, reindex_pages
+from models.search.partitions import ensure_months, months_for
+from models.store import now_utc
 from reading.options import add_database, add_filters, filters_of, sessions_for
 from reading.progress import Progress
 from reading.query import QueryError
@@ -80,6 +82,8 @@ def reindex_main(argv: list[str]) -> int:
     if sessions is None:
         return 2
     print(f"reindexing {shown_url(args.database_url)}", file=sys.stderr)
+    with sessions.begin() as session:  # the months' partitions first (PostgreSQL)
+        ensure_months(session.connection(), months_for(filed_moments(session), now_utc()))
     rows, last_id = 0, 0
     with sessions() as session:
         pages = Progress("pages", session.scalar(select(func.count()).select_from(Page)) or 0)

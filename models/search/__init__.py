@@ -3,6 +3,6 @@
 (`reading/`) queries it; the store (`models.store.save_pages`) keeps it current."""
 
 from models.search.document import SearchDocument
-from models.search.index import reindex_pages
+from models.search.index import filed_moments, reindex_pages
 
-__all__ = ["SearchDocument", "reindex_pages"]
+__all__ = ["SearchDocument", "filed_moments", "reindex_pages"]

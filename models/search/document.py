@@ -5,6 +5,11 @@ writes the page, so they never need a migration of their own data. On PostgreSQL
 is the tsvector of the terms (title weighted above text) under a GIN index and the terms
 columns stay empty; on SQLite `vector` stays empty and an FTS5 table over the terms
 columns (`search_fts`, created by the migration) does that work.
+
+On PostgreSQL the table is partitioned by publication month (models/search/partitions.py),
+and its primary and unique keys hold `published_at` too, as a partitioned table's must (the
+ids stay unique: one sequence gives them). The partitions are the migration's and
+`ensure_months`'s; the models describe the parent table.
 """
 
 from __future__ import annotations
@@ -27,7 +32,9 @@ class SearchDocument(Base):
     """One searchable thing: `kind` names its table and `ref_id` its row there."""
 
     __tablename__ = "search_document"
-    __table_args__ = (UniqueConstraint("kind", "ref_id"),
+    __table_args__ = (UniqueConstraint("kind", "ref_id").ddl_if(dialect="sqlite"),
+                      UniqueConstraint("kind", "ref_id", "published_at")
+                      .ddl_if(dialect="postgresql"),
                       Index("ix_search_document_vector", "vector", postgresql_using="gin")
                       .ddl_if(dialect="postgresql"))
 
@@ -47,17 +54,19 @@ class SearchDocument(Base):
     vector: Mapped[str | None] = mapped_column(TSVECTOR().with_variant(Text(), "sqlite"))
 
 
-PG_ONLY_INDEXES = frozenset({"ix_search_document_vector"})
+# What exists on one store only (Alembic's comparison does not read `ddl_if`).
+PG_ONLY = frozenset({"ix_search_document_vector", "uq_search_document_kind_ref_id_published_at"})
+SQLITE_ONLY = frozenset({"uq_search_document_kind_ref_id"})
 
 
 def is_modelled(dialect: str) -> Callable[..., bool]:
     """Alembic's `include_object` for a database of `dialect`: what the models describe
-    there. SQLite's FTS5 tables are made by the migration alone, and the GIN index exists
-    on PostgreSQL only (Alembic's comparison does not read `ddl_if`)."""
+    there. SQLite's FTS5 tables and PostgreSQL's partitions of the search table are made by
+    the migrations and the store alone, and some keys and indexes exist on one store."""
 
     def include(item: Any, name: str | None, type_: str, *_: Any) -> bool:
         if type_ == "table":
-            return not (name == FTS_TABLE or str(name).startswith(f"{FTS_TABLE}_"))
-        return not (type_ == "index" and dialect != "postgresql" and name in PG_ONLY_INDEXES)
+            return not str(name).startswith((FTS_TABLE, f"{SearchDocument.__tablename__}_"))
+        return name not in (SQLITE_ONLY if dialect == "postgresql" else PG_ONLY)
 
     return include

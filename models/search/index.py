@@ -17,6 +17,7 @@ SQLite the query's rows are read whole and inserted.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,6 +38,7 @@ from sqlalchemy import (
     literal_column,
     null,
     select,
+    text,
     union_all,
 )
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -168,6 +170,19 @@ def _insert_joined(session: Session, page_ids: list[int]) -> int:
                                    "sites": pg_array(list(map(_site, urls))),
                                    "titles": pg_array(titles), "texts": pg_array(texts)})
     return len(found)
+
+
+def filed_moments(session: Session) -> list[datetime]:
+    """PostgreSQL: the months (as their first instants, UTC) of every time the stored things'
+    index rows may be filed under (`_source`'s dates and the pages' first sightings), for
+    their partitions to be made before a rebuild; elsewhere none (nothing is partitioned)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return []
+    dated = ((Article.__table__, "published_at"), (Comment.__table__, "published_at"),
+             (ListRecord.__table__, "date"), (Page.__table__, "first_seen_at"))
+    return list(session.execute(text(" UNION ".join(
+        f"SELECT DISTINCT date_trunc('month', {column} AT TIME ZONE 'UTC') FROM {table.name}"
+        f" WHERE {column} IS NOT NULL" for table, column in dated))).scalars())
 
 
 def reindex_pages(session: Session, page_ids: Iterable[int]) -> int:

@@ -136,7 +136,9 @@ def match_watch(session: Session, watch: Watch, through: int) -> int:
 def match_new(session: Session) -> int:
     """Match every enabled watch against the index rows stored since its mark, in the
     caller's transaction; returns how many alerts were raised."""
-    through = session.scalar(select(func.max(SearchDocument.id))) or 0
     watches = session.scalars(select(Watch).where(Watch.enabled.is_(True))
                               .with_for_update(skip_locked=True)).all()
+    if not watches:  # the newest id is a look into every partition of the search table
+        return 0
+    through = session.scalar(select(func.max(SearchDocument.id))) or 0
     return sum(match_watch(session, watch, through) for watch in watches)

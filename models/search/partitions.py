@@ -63,30 +63,32 @@ def months_for(moments: Iterable[datetime | None], now: datetime) -> set[date]:
     return {month for month in months if OLDEST_MONTH <= month <= latest} | {month_of(now)}
 
 
-def is_partitioned(connection: Connection) -> bool:
-    return connection.dialect.name == "postgresql" and bool(connection.execute(text(
-        "SELECT c.relkind = 'p' FROM pg_class c WHERE c.oid = to_regclass(:table)"),
-        {"table": TABLE}).scalar())
-
-
-def partitioned_months(connection: Connection) -> set[date]:
-    """The months that have a partition of their own."""
-    names = connection.execute(text(
+def _partitions(connection: Connection) -> set[str]:
+    """The names of the search table's partitions (none where it has none)."""
+    return set(connection.execute(text(
         "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-        "WHERE i.inhparent = CAST(:table AS regclass)"), {"table": TABLE}).scalars()
-    return {month for month in map(_month_named, names) if month is not None}
+        "WHERE i.inhparent = to_regclass(:table)"), {"table": TABLE}).scalars())
+
+
+def _months_in(partitions: set[str]) -> set[date]:
+    return {month for month in map(_month_named, partitions) if month is not None}
 
 
 def ensure_months(connection: Connection, months: Iterable[date]) -> list[date]:
     """Give each of `months` its partition where it has none, in the caller's transaction,
     which must hold no lock on the store's tables (the caller commits); returns the months
-    attached. On a store whose search table is not partitioned (SQLite) nothing is done."""
+    attached. Where the search table is not partitioned (SQLite; PostgreSQL before
+    migration 0012: no default partition) nothing is done. One catalog query when every
+    month has its partition: what a batch of the crawl costs."""
     wanted = set(months)
-    if not wanted or not is_partitioned(connection) or wanted <= partitioned_months(connection):
+    if not wanted or connection.dialect.name != "postgresql":
+        return []
+    partitions = _partitions(connection)
+    if DEFAULT_PARTITION not in partitions or wanted <= _months_in(partitions):
         return []
     connection.execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
     connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ATTACHING_LOCK})
-    missing = sorted(wanted - partitioned_months(connection))  # another session's, meanwhile
+    missing = sorted(wanted - _months_in(_partitions(connection)))  # another session's, meanwhile
     for month in missing:
         attach_month(connection, month)
     return missing

@@ -133,6 +133,7 @@ def test_the_migration_moves_a_stores_rows_into_partitions_and_back(empty_pg_url
     engine = create_engine(empty_pg_url)
     with engine.connect() as connection:
         before = _where(connection)
+        assert ensure_months(connection, {date(2020, 1, 1)}) == []  # not partitioned yet
     engine.dispose()
     command.upgrade(config, "head")
     with engine.connect() as connection:
